@@ -1,0 +1,72 @@
+//===- Passes.td - tad pass definitions --------------------*- tablegen -*-===//
+//
+// Every tad pass is declared here; tblgen emits create*Pass() factories and
+// registerTadPasses().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TAD_PASSES
+#define TAD_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
+  let summary = "Generate reverse-mode derivatives (@f_vjp) from derivative rules";
+  let description = [{
+    For each function @f named in `functions` (and for each private
+    declaration @f_vjp whose @f is defined in the module), generates
+    `@f_vjp(args..., cotangent per result...) -> (results..., gradient per
+    differentiable arg...)` by applying the VJP formulas of the loaded rule
+    files to the ops of @f in reverse order. Gradients reaching a broadcast
+    operand are reduced to its shape (`sum_to`); values that cannot reach a
+    differentiable argument get no adjoint (symbolic zeros).
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Functions to differentiate">,
+    ListOption<"ruleFiles", "rules", "std::string",
+               "Extra derivative rule files that add or override rules">,
+  ];
+  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect"];
+}
+
+def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {
+  let summary = "Generate forward-mode derivatives (@f_jvp) from derivative rules";
+  let description = [{
+    For each function @f named in `functions` (and for each private
+    declaration @f_jvp whose @f is defined), generates `@f_jvp(args...,
+    tangent per differentiable arg...) -> (results..., tangent per result...)`
+    using the rules' forward formulas (`result:`, `auto_element_wise`,
+    `auto_linear`).
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Functions to differentiate">,
+    ListOption<"ruleFiles", "rules", "std::string",
+               "Extra derivative rule files that add or override rules">,
+  ];
+  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect"];
+}
+
+def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower tad ops to linalg, tensor, arith and math on tensors";
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+  ];
+}
+
+def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
+  let summary = "Wrap exported functions in the tad C ABI (boundary checks, metadata)";
+  let description = [{
+    Runs on the LLVM dialect. Each public function carrying a `tad.abi`
+    signature attribute becomes an internal implementation plus an exported
+    entry point `int32_t name(const tad_tensor *args, int64_t nargs,
+    tad_tensor *results, int64_t nresults)` that checks ranks, shapes and
+    dtypes through the runtime before calling it. Emits the module metadata
+    table that `tad_module_info()` returns.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TAD_PASSES

@@ -1,0 +1,101 @@
+/*===- tad/runtime.h - the C ABI of tad-generated shared objects -*- C -*-===*
+ *
+ * Every `.so` that tadc writes exports, for each compiled function `f`:
+ *
+ *   int32_t f(const tad_tensor *args, int64_t num_args,
+ *             tad_tensor *results, int64_t num_results);
+ *
+ * Calls are destination-passing: the caller owns every buffer, inputs and
+ * results alike, and passes contiguous row-major data. Before running, the
+ * entry point checks the counts, ranks, shapes and dtypes of all tensors
+ * against the signature it was compiled for; on a mismatch it returns a
+ * non-zero tad_status and leaves a message for tad_last_error(). Results
+ * are written only when the call returns TAD_OK.
+ *
+ * The module also exports tad_module_info(), a table of its functions and
+ * their signatures, so loaders need no generated header, and
+ * tad_last_error(), the message of the calling thread's last failure.
+ *
+ * This header has no dependency on MLIR or LLVM.
+ *===----------------------------------------------------------------------===*/
+#ifndef TAD_RUNTIME_H
+#define TAD_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TAD_ABI_VERSION 1
+
+/* Element types. The values are part of the ABI. */
+typedef enum tad_dtype {
+  TAD_DTYPE_F32 = 0,
+  TAD_DTYPE_F64 = 1,
+  TAD_DTYPE_I64 = 2,
+  TAD_DTYPE_I32 = 3,
+  TAD_DTYPE_BOOL = 4, /* one byte per element, 0 or 1 */
+} tad_dtype;
+
+/* Return codes of every entry point. The values are part of the ABI. */
+typedef enum tad_status {
+  TAD_OK = 0,
+  TAD_ERROR_ARG_COUNT = 1, /* wrong num_args or num_results */
+  TAD_ERROR_NULL = 2,      /* a null tensor array, data or shape pointer */
+  TAD_ERROR_DTYPE = 3,     /* element type differs from the signature */
+  TAD_ERROR_RANK = 4,      /* rank differs from the signature */
+  TAD_ERROR_SHAPE = 5,     /* a dimension differs from the signature */
+  TAD_ERROR_RUNTIME = 6,   /* failure while running (e.g. device error) */
+} tad_status;
+
+/* A tensor at the boundary: contiguous, row-major, caller-owned. */
+typedef struct tad_tensor {
+  void *data;
+  const int64_t *shape; /* `rank` entries; may be null when rank == 0 */
+  int32_t rank;
+  int32_t dtype; /* a tad_dtype */
+} tad_tensor;
+
+/* The static type of one argument or result. */
+typedef struct tad_tensor_type {
+  int32_t dtype; /* a tad_dtype */
+  int32_t rank;
+  const int64_t *shape;
+} tad_tensor_type;
+
+typedef int32_t (*tad_entry_fn)(const tad_tensor *args, int64_t num_args,
+                                tad_tensor *results, int64_t num_results);
+
+/* One exported function and its signature. */
+typedef struct tad_function_info {
+  const char *name;
+  tad_entry_fn entry;
+  int32_t num_args;
+  int32_t num_results;
+  const tad_tensor_type *args;
+  const tad_tensor_type *results;
+} tad_function_info;
+
+/* The module's table of exported functions. */
+typedef struct tad_module_info {
+  int32_t abi_version; /* TAD_ABI_VERSION of the compiler that wrote it */
+  int32_t num_functions;
+  const tad_function_info *functions;
+} tad_module_info;
+
+/* Exported by every tad-generated shared object. */
+const tad_module_info *tad_module_info(void);
+/* Message of the calling thread's last failed call; "" if none. */
+const char *tad_last_error(void);
+
+/* Name of a dtype ("f32", "f64", "i64", "i32", "bool"), "?" if unknown. */
+const char *tad_dtype_name(int32_t dtype);
+/* Bytes per element of a dtype, 0 if unknown. */
+int64_t tad_dtype_size(int32_t dtype);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TAD_RUNTIME_H */

@@ -1,0 +1,32 @@
+# -*- Python -*- lit configuration for tad.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tad"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".yaml.test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tad_obj_root, "test")
+
+config.environment["PYTHONPATH"] = os.path.join(config.tad_src_root, "runtime", "python")
+config.environment["TADC"] = os.path.join(config.tad_tools_dir, "tadc")
+config.environment["TAD_BUILD_DIR"] = config.tad_obj_root
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.use_default_substitutions()
+
+# Debian's numpy/torch belong to /usr/bin/python3, not the pyenv python on PATH.
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%tad_src", config.tad_src_root))
+config.substitutions.append(("%tad_lib", config.tad_lib_dir))
+config.substitutions.append(("%cc", shutil.which("clang-22") or shutil.which("cc") or "cc"))
+
+tool_dirs = [config.tad_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tad-opt", "tadc"], tool_dirs)
+
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
