@@ -77,15 +77,19 @@ typedef struct tad_function_info {
   const tad_tensor_type *results;
 } tad_function_info;
 
-/* The module's table of exported functions. */
+/* The module's table of exported functions.
+ *
+ * The typedef is not called `tad_module_info`: C puts typedef names and
+ * function names in one namespace, and that name belongs to the function
+ * below. `struct tad_module_info` names the same type. */
 typedef struct tad_module_info {
   int32_t abi_version; /* TAD_ABI_VERSION of the compiler that wrote it */
   int32_t num_functions;
   const tad_function_info *functions;
-} tad_module_info;
+} tad_module_table;
 
 /* Exported by every tad-generated shared object. */
-const tad_module_info *tad_module_info(void);
+const tad_module_table *tad_module_info(void);
 /* Message of the calling thread's last failed call; "" if none. */
 const char *tad_last_error(void);
 
