@@ -1,0 +1,145 @@
+//===- ShapeUtils.cpp - ATen shape rules on static shapes -----------------===//
+#include "dialects/Tad/ShapeUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+std::optional<SmallVector<int64_t>>
+mlir::tad::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the trailing dimension.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return std::nullopt;
+    result[i] = l == 1 ? r : l;
+  }
+  return result;
+}
+
+std::optional<int64_t> mlir::tad::wrapDim(int64_t dim, int64_t rank) {
+  // ATen treats a scalar as rank 1 for dimension wrapping.
+  int64_t bound = std::max<int64_t>(rank, 1);
+  if (dim < -bound || dim >= bound)
+    return std::nullopt;
+  return dim < 0 ? dim + bound : dim;
+}
+
+std::optional<SmallVector<int64_t>> mlir::tad::wrapDims(ArrayRef<int64_t> dims,
+                                                        int64_t rank) {
+  SmallVector<int64_t> result;
+  if (dims.empty()) {
+    for (int64_t d = 0; d < rank; ++d)
+      result.push_back(d);
+    return result;
+  }
+  for (int64_t dim : dims) {
+    std::optional<int64_t> wrapped = wrapDim(dim, rank);
+    if (!wrapped || llvm::is_contained(result, *wrapped))
+      return std::nullopt;
+    result.push_back(*wrapped);
+  }
+  llvm::sort(result);
+  // A rank-0 tensor reduced over dim 0 (or -1) is still rank 0.
+  if (rank == 0)
+    result.clear();
+  return result;
+}
+
+SmallVector<int64_t> mlir::tad::reducedShape(ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> dims,
+                                             bool keepdim) {
+  SmallVector<int64_t> result;
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(i)))
+      result.push_back(size);
+    else if (keepdim)
+      result.push_back(1);
+  }
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tad::sumToSizeDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (to.size() > from.size())
+    return std::nullopt;
+  size_t lead = from.size() - to.size();
+  SmallVector<int64_t> dims;
+  for (size_t i = 0; i < lead; ++i)
+    dims.push_back(i);
+  for (size_t i = 0; i < to.size(); ++i) {
+    int64_t f = from[lead + i], t = to[i];
+    if (t == f)
+      continue;
+    if (t != 1)
+      return std::nullopt;
+    dims.push_back(lead + i);
+  }
+  return dims;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tad::inferViewShape(ArrayRef<int64_t> size, int64_t numel) {
+  SmallVector<int64_t> result(size);
+  int64_t known = 1;
+  std::optional<size_t> inferred;
+  for (auto [i, s] : llvm::enumerate(size)) {
+    if (s == -1) {
+      if (inferred)
+        return std::nullopt;
+      inferred = i;
+    } else if (s < 0) {
+      return std::nullopt;
+    } else {
+      known *= s;
+    }
+  }
+  if (inferred) {
+    if (known == 0 || numel % known != 0)
+      return std::nullopt;
+    result[*inferred] = numel / known;
+    return result;
+  }
+  if (known != numel)
+    return std::nullopt;
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tad::inferExpandShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> size) {
+  if (size.size() < shape.size())
+    return std::nullopt;
+  size_t lead = size.size() - shape.size();
+  SmallVector<int64_t> result;
+  for (auto [i, s] : llvm::enumerate(size)) {
+    if (i < lead) {
+      // New leading dimensions cannot be -1.
+      if (s < 0)
+        return std::nullopt;
+      result.push_back(s);
+      continue;
+    }
+    int64_t old = shape[i - lead];
+    if (s == -1 || s == old) {
+      result.push_back(old);
+    } else if (old == 1 && s >= 0) {
+      result.push_back(s);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+std::string mlir::tad::shapeToString(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return text;
+}

@@ -1,0 +1,468 @@
+//===- TadOps.cpp - tad dialect ops ---------------------------------------===//
+//
+// Result-type inference implements ATen's shape rules; the verifier that
+// InferTypeOpInterface installs compares the inferred and declared types,
+// so a wrong shape, rank or attribute is reported where the op is written.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Tad/TadOps.h"
+
+#include "dialects/Tad/ShapeUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tad;
+
+#include "dialects/Tad/TadInterfaces.cpp.inc"
+
+namespace {
+/// Reports inference errors as "'tad.op' op ..." at the op's location.
+struct TypeInference {
+  std::optional<Location> loc;
+  StringRef opName;
+
+  template <typename... Args>
+  LogicalResult fail(Args &&...args) const {
+    return emitOptionalError(loc, "'", opName, "' op ",
+                             std::forward<Args>(args)...);
+  }
+
+  /// The ranked tensor type of an operand, or an error.
+  FailureOr<RankedTensorType> tensor(ValueRange operands, unsigned index) const {
+    if (index >= operands.size()) {
+      (void)fail("expected at least ", index + 1, " operands");
+      return failure();
+    }
+    auto type = dyn_cast<RankedTensorType>(operands[index].getType());
+    if (!type) {
+      (void)fail("operand #", index, " must be a ranked tensor, got ",
+                 operands[index].getType());
+      return failure();
+    }
+    return type;
+  }
+
+  LogicalResult sameElementType(RankedTensorType a, RankedTensorType b) const {
+    if (a.getElementType() != b.getElementType())
+      return fail("operands have different element types: ",
+                  a.getElementType(), " and ", b.getElementType());
+    return success();
+  }
+
+  /// Broadcast type of operands `i` and `j`.
+  FailureOr<RankedTensorType> broadcast(ValueRange operands, unsigned i,
+                                        unsigned j) const {
+    FailureOr<RankedTensorType> a = tensor(operands, i), b = tensor(operands, j);
+    if (failed(a) || failed(b) || failed(sameElementType(*a, *b)))
+      return failure();
+    std::optional<SmallVector<int64_t>> shape =
+        broadcastShapes(a->getShape(), b->getShape());
+    if (!shape) {
+      (void)fail("shapes ", shapeToString(a->getShape()), " and ",
+                 shapeToString(b->getShape()),
+                 " are not broadcast-compatible");
+      return failure();
+    }
+    return RankedTensorType::get(*shape, a->getElementType());
+  }
+};
+} // namespace
+
+template <typename OpTy>
+static TypeInference inference(std::optional<Location> loc) {
+  return TypeInference{loc, OpTy::getOperationName()};
+}
+
+/// Result type = broadcast of operands 0 and 1.
+template <typename OpTy>
+static LogicalResult inferBroadcast(std::optional<Location> loc,
+                                    ValueRange operands,
+                                    SmallVectorImpl<Type> &results) {
+  FailureOr<RankedTensorType> type =
+      inference<OpTy>(loc).broadcast(operands, 0, 1);
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+#define TAD_INFER_SIGNATURE(OP)                                                \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> loc, ValueRange operands,  \
+      DictionaryAttr attributes, OpaqueProperties properties,                  \
+      RegionRange regions, SmallVectorImpl<Type> &results)
+
+// Ops with AllTypesMatch<["self", "result"]> get their inference from ODS.
+
+// Elementwise ops on two broadcast tensors.
+#define TAD_INFER_BROADCAST(OP)                                                \
+  TAD_INFER_SIGNATURE(OP) { return inferBroadcast<OP>(loc, operands, results); }
+TAD_INFER_BROADCAST(AddTensorOp)
+TAD_INFER_BROADCAST(SubTensorOp)
+TAD_INFER_BROADCAST(MulTensorOp)
+TAD_INFER_BROADCAST(DivTensorOp)
+TAD_INFER_BROADCAST(ThresholdBackwardOp)
+TAD_INFER_BROADCAST(TanhBackwardOp)
+TAD_INFER_BROADCAST(SigmoidBackwardOp)
+#undef TAD_INFER_BROADCAST
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// [n, k] x [k, m] -> [n, m].
+static FailureOr<RankedTensorType> inferMatmul(const TypeInference &infer,
+                                               ValueRange operands,
+                                               unsigned lhsIndex) {
+  FailureOr<RankedTensorType> lhs = infer.tensor(operands, lhsIndex);
+  FailureOr<RankedTensorType> rhs = infer.tensor(operands, lhsIndex + 1);
+  if (failed(lhs) || failed(rhs) || failed(infer.sameElementType(*lhs, *rhs)))
+    return failure();
+  if (lhs->getRank() != 2 || rhs->getRank() != 2) {
+    (void)infer.fail("expects 2-D matrices, got shapes ",
+                     shapeToString(lhs->getShape()), " and ",
+                     shapeToString(rhs->getShape()));
+    return failure();
+  }
+  if (lhs->getDimSize(1) != rhs->getDimSize(0)) {
+    (void)infer.fail("cannot multiply shapes ",
+                     shapeToString(lhs->getShape()), " and ",
+                     shapeToString(rhs->getShape()),
+                     ": inner dimensions differ");
+    return failure();
+  }
+  return RankedTensorType::get({lhs->getDimSize(0), rhs->getDimSize(1)},
+                               lhs->getElementType());
+}
+
+TAD_INFER_SIGNATURE(MmOp) {
+  FailureOr<RankedTensorType> type =
+      inferMatmul(inference<MmOp>(loc), operands, 0);
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+TAD_INFER_SIGNATURE(AddmmOp) {
+  TypeInference infer = inference<AddmmOp>(loc);
+  FailureOr<RankedTensorType> product = inferMatmul(infer, operands, 1);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(product) || failed(self) ||
+      failed(infer.sameElementType(*self, *product)))
+    return failure();
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(self->getShape(), product->getShape());
+  if (!shape || ArrayRef<int64_t>(*shape) != product->getShape())
+    return infer.fail("self of shape ", shapeToString(self->getShape()),
+                      " does not broadcast to the product's shape ",
+                      shapeToString(product->getShape()));
+  results.push_back(*product);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+TAD_INFER_SIGNATURE(SumOp) {
+  FailureOr<RankedTensorType> self = inference<SumOp>(loc).tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  results.push_back(RankedTensorType::get({}, self->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(MeanOp) {
+  FailureOr<RankedTensorType> self = inference<MeanOp>(loc).tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  results.push_back(RankedTensorType::get({}, self->getElementType()));
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult inferDimReduction(std::optional<Location> loc,
+                                       ValueRange operands,
+                                       DictionaryAttr attributes,
+                                       OpaqueProperties properties,
+                                       RegionRange regions,
+                                       SmallVectorImpl<Type> &results) {
+  TypeInference infer = inference<OpTy>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  typename OpTy::Adaptor adaptor(operands, attributes, properties, regions);
+  ArrayRef<int64_t> dim;
+  if (std::optional<ArrayRef<int64_t>> given = adaptor.getDim())
+    dim = *given;
+  std::optional<SmallVector<int64_t>> dims = wrapDims(dim, self->getRank());
+  if (!dims)
+    return infer.fail("'dim' ", shapeToString(dim),
+                      " is out of range or repeated for rank ",
+                      self->getRank());
+  results.push_back(RankedTensorType::get(
+      reducedShape(self->getShape(), *dims, adaptor.getKeepdim()),
+      self->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(SumDimIntListOp) {
+  return inferDimReduction<SumDimIntListOp>(loc, operands, attributes,
+                                            properties, regions, results);
+}
+
+TAD_INFER_SIGNATURE(MeanDimOp) {
+  return inferDimReduction<MeanDimOp>(loc, operands, attributes, properties,
+                                      regions, results);
+}
+
+TAD_INFER_SIGNATURE(SumToSizeOp) {
+  TypeInference infer = inference<SumToSizeOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getSizeAttr())
+    return infer.fail("requires attribute 'size'");
+  ArrayRef<int64_t> size = adaptor.getSize();
+  if (!sumToSizeDims(self->getShape(), size))
+    return infer.fail("shape ", shapeToString(self->getShape()),
+                      " cannot be summed to size ", shapeToString(size));
+  results.push_back(RankedTensorType::get(size, self->getElementType()));
+  return success();
+}
+
+OpFoldResult SumToSizeOp::fold(FoldAdaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+TAD_INFER_SIGNATURE(TOp) {
+  TypeInference infer = inference<TOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  if (self->getRank() > 2)
+    return infer.fail("expects a tensor of rank <= 2, got rank ",
+                      self->getRank());
+  SmallVector<int64_t> shape(llvm::reverse(self->getShape()));
+  results.push_back(RankedTensorType::get(shape, self->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(TransposeIntOp) {
+  TypeInference infer = inference<TransposeIntOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getDim0Attr() || !adaptor.getDim1Attr())
+    return infer.fail("requires attributes 'dim0' and 'dim1'");
+  int64_t rank = self->getRank();
+  std::optional<int64_t> dim0 = wrapDim(adaptor.getDim0(), rank);
+  std::optional<int64_t> dim1 = wrapDim(adaptor.getDim1(), rank);
+  if (!dim0 || !dim1)
+    return infer.fail("dimensions (", adaptor.getDim0(), ", ",
+                      adaptor.getDim1(), ") are out of range for rank ", rank);
+  SmallVector<int64_t> shape(self->getShape());
+  if (rank > 0)
+    std::swap(shape[*dim0], shape[*dim1]);
+  results.push_back(RankedTensorType::get(shape, self->getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeIntOp::fold(FoldAdaptor) {
+  int64_t rank = getSelf().getType().getRank();
+  std::optional<int64_t> dim0 = wrapDim(getDim0(), rank);
+  std::optional<int64_t> dim1 = wrapDim(getDim1(), rank);
+  if (dim0 && dim1 && *dim0 == *dim1)
+    return getSelf();
+  return {};
+}
+
+TAD_INFER_SIGNATURE(ExpandOp) {
+  TypeInference infer = inference<ExpandOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getSizeAttr())
+    return infer.fail("requires attribute 'size'");
+  std::optional<SmallVector<int64_t>> shape =
+      inferExpandShape(self->getShape(), adaptor.getSize());
+  if (!shape)
+    return infer.fail("cannot expand shape ", shapeToString(self->getShape()),
+                      " to size ", shapeToString(adaptor.getSize()));
+  results.push_back(RankedTensorType::get(*shape, self->getElementType()));
+  return success();
+}
+
+OpFoldResult ExpandOp::fold(FoldAdaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return {};
+}
+
+template <typename OpTy>
+static LogicalResult inferView(std::optional<Location> loc,
+                               ValueRange operands, ArrayRef<int64_t> size,
+                               bool hasSize, StringRef attrName,
+                               SmallVectorImpl<Type> &results) {
+  TypeInference infer = inference<OpTy>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  if (!hasSize)
+    return infer.fail("requires attribute '", attrName, "'");
+  std::optional<SmallVector<int64_t>> shape =
+      inferViewShape(size, self->getNumElements());
+  if (!shape)
+    return infer.fail("'", attrName, "' ", shapeToString(size),
+                      " is invalid for a tensor of ", self->getNumElements(),
+                      " elements");
+  results.push_back(RankedTensorType::get(*shape, self->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(ViewOp) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  bool hasSize = static_cast<bool>(adaptor.getSizeAttr());
+  return inferView<ViewOp>(loc, operands,
+                           hasSize ? adaptor.getSize() : ArrayRef<int64_t>(),
+                           hasSize, "size", results);
+}
+
+TAD_INFER_SIGNATURE(ReshapeOp) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  bool hasShape = static_cast<bool>(adaptor.getShapeAttr());
+  return inferView<ReshapeOp>(
+      loc, operands, hasShape ? adaptor.getShape() : ArrayRef<int64_t>(),
+      hasShape, "shape", results);
+}
+
+OpFoldResult ViewOp::fold(FoldAdaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return {};
+}
+
+TAD_INFER_SIGNATURE(UnsqueezeOp) {
+  TypeInference infer = inference<UnsqueezeOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getDimAttr())
+    return infer.fail("requires attribute 'dim'");
+  // The new dimension may be placed after the last one.
+  std::optional<int64_t> dim = wrapDim(adaptor.getDim(), self->getRank() + 1);
+  if (!dim)
+    return infer.fail("'dim' ", adaptor.getDim(),
+                      " is out of range for rank ", self->getRank());
+  SmallVector<int64_t> shape(self->getShape());
+  shape.insert(shape.begin() + *dim, 1);
+  results.push_back(RankedTensorType::get(shape, self->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(SqueezeDimOp) {
+  TypeInference infer = inference<SqueezeDimOp>(loc);
+  FailureOr<RankedTensorType> self = infer.tensor(operands, 0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getDimAttr())
+    return infer.fail("requires attribute 'dim'");
+  std::optional<int64_t> dim = wrapDim(adaptor.getDim(), self->getRank());
+  if (!dim)
+    return infer.fail("'dim' ", adaptor.getDim(),
+                      " is out of range for rank ", self->getRank());
+  SmallVector<int64_t> shape(self->getShape());
+  // ATen leaves a dimension whose size is not 1 in place.
+  if (self->getRank() > 0 && shape[*dim] == 1)
+    shape.erase(shape.begin() + *dim);
+  results.push_back(RankedTensorType::get(shape, self->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkReduction(const TypeInference &infer,
+                                    int64_t reduction) {
+  if (reduction < 0 || reduction > 2)
+    return infer.fail("'reduction' must be 0 (none), 1 (mean) or 2 (sum), got ",
+                      reduction);
+  return success();
+}
+
+TAD_INFER_SIGNATURE(MseLossOp) {
+  TypeInference infer = inference<MseLossOp>(loc);
+  FailureOr<RankedTensorType> type = infer.broadcast(operands, 0, 1);
+  if (failed(type))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (failed(checkReduction(infer, adaptor.getReduction())))
+    return failure();
+  if (adaptor.getReduction() == 0)
+    results.push_back(*type);
+  else
+    results.push_back(RankedTensorType::get({}, type->getElementType()));
+  return success();
+}
+
+TAD_INFER_SIGNATURE(MseLossBackwardOp) {
+  TypeInference infer = inference<MseLossBackwardOp>(loc);
+  FailureOr<RankedTensorType> type = infer.broadcast(operands, 1, 2);
+  FailureOr<RankedTensorType> grad = infer.tensor(operands, 0);
+  if (failed(type) || failed(grad) ||
+      failed(infer.sameElementType(*grad, *type)))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getReductionAttr())
+    return infer.fail("requires attribute 'reduction'");
+  if (failed(checkReduction(infer, adaptor.getReduction())))
+    return failure();
+  if (!broadcastShapes(grad->getShape(), type->getShape()))
+    return infer.fail("grad_output of shape ", shapeToString(grad->getShape()),
+                      " does not broadcast to ",
+                      shapeToString(type->getShape()));
+  results.push_back(*type);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+TAD_INFER_SIGNATURE(ConstantOp) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  auto value = dyn_cast_or_null<ElementsAttr>(adaptor.getValueAttr());
+  if (!value)
+    return emitOptionalError(loc, "'tad.constant' op requires an elements "
+                                  "attribute 'value'");
+  results.push_back(value.getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+#undef TAD_INFER_SIGNATURE
+
+#define GET_OP_CLASSES
+#include "dialects/Tad/TadOps.cpp.inc"
