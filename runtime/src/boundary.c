@@ -19,14 +19,15 @@ TAD_EXPORT const tad_module_table *tad_module_info(void) {
 /* Room for one shape in a message; longer shapes end in "...]". */
 enum { SHAPE_TEXT_CAPACITY = 256 };
 
-/* Writes `shape` as "[2, 3]" ("[]" for a scalar); a negative (dynamic)
- * dimension of a signature prints as "?". */
-static void format_shape(char *out, const int64_t *shape, int32_t rank) {
+/* Writes `shape` as "[2, 3]" ("[]" for a scalar). In a signature, a
+ * negative (dynamic) dimension prints as "?". */
+static void format_shape(char *out, const int64_t *shape, int32_t rank,
+                         int is_signature) {
   size_t len = 0;
   out[len++] = '[';
   for (int32_t d = 0; d < rank; ++d) {
     char dim[32];
-    if (shape[d] < 0)
+    if (is_signature && shape[d] < 0)
       snprintf(dim, sizeof dim, "%s?", d ? ", " : "");
     else
       snprintf(dim, sizeof dim, "%s%" PRId64, d ? ", " : "", shape[d]);
@@ -80,7 +81,7 @@ static int32_t check_tensor(const char *fn, const char *what, int64_t index,
   }
 
   char expected[SHAPE_TEXT_CAPACITY];
-  format_shape(expected, type->shape, type->rank);
+  format_shape(expected, type->shape, type->rank, 1);
   if (t->rank != type->rank) {
     __tad_set_error("%s: %s %" PRId64 " has rank %" PRId32
                     ", expected rank %" PRId32 " (shape %s)",
@@ -96,7 +97,7 @@ static int32_t check_tensor(const char *fn, const char *what, int64_t index,
   for (int32_t d = 0; d < t->rank; ++d) {
     if (!dim_matches(type->shape[d], t->shape[d])) {
       char actual[SHAPE_TEXT_CAPACITY];
-      format_shape(actual, t->shape, t->rank);
+      format_shape(actual, t->shape, t->rank, 0);
       __tad_set_error("%s: %s %" PRId64 " has shape %s, expected %s", fn, what,
                       index, actual, expected);
       return TAD_ERROR_SHAPE;
