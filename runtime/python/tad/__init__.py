@@ -1,0 +1,31 @@
+"""tad: load and call tad-compiled modules from Python.
+
+    import numpy as np, tad
+    m = tad.load("model.so")            # or tad.compile("model.mlir", vjp="f")
+    print(m)                            # lists the functions and signatures
+    y = m.f(x, w)                       # NumPy in, NumPy out
+    y, gx, gw = m.f_vjp(x, w, np.ones_like(y))
+
+Every call goes through the module's own boundary check, so a wrong shape,
+dtype or argument count raises ``tad.TadError`` with the message a C caller
+would read from ``tad_last_error()``. See docs/abi.md for the C ABI.
+"""
+
+from ._abi import ABI_VERSION
+from ._abi import ERROR_ARG_COUNT as STATUS_ARG_COUNT
+from ._abi import ERROR_DTYPE as STATUS_DTYPE
+from ._abi import ERROR_NULL as STATUS_NULL
+from ._abi import ERROR_RANK as STATUS_RANK
+from ._abi import ERROR_RUNTIME as STATUS_RUNTIME
+from ._abi import ERROR_SHAPE as STATUS_SHAPE
+from ._abi import OK as STATUS_OK
+from .compiler import CompileError, compile, find_tadc
+from .module import (Function, Module, Signature, TadError, TensorType,
+                     load)
+
+__all__ = [
+    "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
+    "TadError", "TensorType", "compile", "find_tadc", "load",
+    "STATUS_OK", "STATUS_ARG_COUNT", "STATUS_NULL", "STATUS_DTYPE",
+    "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME",
+]

@@ -1,0 +1,120 @@
+"""ctypes mirror of ``runtime/include/tad/runtime.h`` (ABI version 1).
+
+The layouts, enum values and the entry signature here must match the C
+header exactly; ``test/Runtime`` compares them with the C compiler's.
+"""
+
+import ctypes
+
+import numpy as np
+
+ABI_VERSION = 1
+
+
+class Tensor(ctypes.Structure):
+    """``tad_tensor``: a caller-owned, contiguous, row-major buffer."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("rank", ctypes.c_int32),
+        ("dtype", ctypes.c_int32),
+    ]
+
+
+class TensorType(ctypes.Structure):
+    """``tad_tensor_type``: the static type of an argument or result."""
+
+    _fields_ = [
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+    ]
+
+
+#: ``tad_entry_fn``. CFUNCTYPE calls release the GIL while the code runs.
+EntryFn = ctypes.CFUNCTYPE(
+    ctypes.c_int32,
+    ctypes.POINTER(Tensor),
+    ctypes.c_int64,
+    ctypes.POINTER(Tensor),
+    ctypes.c_int64,
+)
+
+
+class FunctionInfo(ctypes.Structure):
+    """``tad_function_info``: one exported function and its signature."""
+
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("entry", ctypes.c_void_p),
+        ("num_args", ctypes.c_int32),
+        ("num_results", ctypes.c_int32),
+        ("args", ctypes.POINTER(TensorType)),
+        ("results", ctypes.POINTER(TensorType)),
+    ]
+
+
+class ModuleTable(ctypes.Structure):
+    """``tad_module_table`` (``struct tad_module_info``)."""
+
+    _fields_ = [
+        ("abi_version", ctypes.c_int32),
+        ("num_functions", ctypes.c_int32),
+        ("functions", ctypes.POINTER(FunctionInfo)),
+    ]
+
+
+# tad_dtype
+DTYPE_F32 = 0
+DTYPE_F64 = 1
+DTYPE_I64 = 2
+DTYPE_I32 = 3
+DTYPE_BOOL = 4
+
+#: tad_dtype code -> NumPy dtype (native byte order).
+NUMPY_DTYPES = {
+    DTYPE_F32: np.dtype(np.float32),
+    DTYPE_F64: np.dtype(np.float64),
+    DTYPE_I64: np.dtype(np.int64),
+    DTYPE_I32: np.dtype(np.int32),
+    DTYPE_BOOL: np.dtype(np.bool_),
+}
+#: NumPy dtype -> tad_dtype code; other dtypes (and byte orders) have none.
+DTYPE_CODES = {dtype: code for code, dtype in NUMPY_DTYPES.items()}
+#: tad_dtype code -> the name the runtime prints ("f32", ...).
+DTYPE_NAMES = {
+    DTYPE_F32: "f32",
+    DTYPE_F64: "f64",
+    DTYPE_I64: "i64",
+    DTYPE_I32: "i32",
+    DTYPE_BOOL: "bool",
+}
+
+# tad_status
+OK = 0
+ERROR_ARG_COUNT = 1
+ERROR_NULL = 2
+ERROR_DTYPE = 3
+ERROR_RANK = 4
+ERROR_SHAPE = 5
+ERROR_RUNTIME = 6
+
+#: Passed as the dtype of an array whose NumPy dtype has no tad code, so
+#: that the module's own check reports it in its place among the others.
+DTYPE_UNSUPPORTED = -1
+
+
+def bind(lib):
+    """Declares the exported runtime functions of a loaded module ``lib``.
+
+    Returns ``(tad_module_info, tad_last_error)`` as ctypes functions, or
+    raises ``AttributeError`` if ``lib`` does not export them.
+    """
+    module_info = lib.tad_module_info
+    module_info.argtypes = []
+    module_info.restype = ctypes.POINTER(ModuleTable)
+    last_error = lib.tad_last_error
+    last_error.argtypes = []
+    last_error.restype = ctypes.c_char_p
+    return module_info, last_error
