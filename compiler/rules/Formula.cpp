@@ -789,6 +789,30 @@ ExprPtr mlir::tad::rules::renameIdentifiers(
   return renameImpl(e, renames, {});
 }
 
+static ExprPtr substituteImpl(const Expr &e,
+                              const llvm::StringMap<const Expr *> &repl,
+                              const llvm::StringSet<> &bound) {
+  if (e.kind == Kind::Identifier && !bound.contains(e.name)) {
+    auto it = repl.find(e.name);
+    if (it != repl.end())
+      return cloneExpr(*it->second);
+  }
+  auto c = std::make_unique<Expr>(e.kind, e.name, e.offset);
+  c->templateArgs = e.templateArgs;
+  llvm::StringSet<> inner = bound;
+  if (e.kind == Kind::Lambda)
+    for (const auto &p : lambdaParams(e.name))
+      inner.insert(p.getKey());
+  for (const ExprPtr &op : e.operands)
+    c->operands.push_back(substituteImpl(*op, repl, inner));
+  return c;
+}
+
+ExprPtr mlir::tad::rules::substituteIdentifiers(
+    const Expr &e, const llvm::StringMap<const Expr *> &replacements) {
+  return substituteImpl(e, replacements, {});
+}
+
 static void collectImpl(const Expr &e, const llvm::StringSet<> &bound,
                         llvm::SmallVectorImpl<std::string> &out) {
   if (e.kind == Kind::Identifier && !bound.contains(e.name))

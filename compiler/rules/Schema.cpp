@@ -618,9 +618,6 @@ LogicalResult mlir::tad::rules::verifySchema(const Schema &s,
   if (base.ends_with("_out"))
     return fail("operator name '" + base +
                 "' may not end in '_out' (use an overload name)");
-  if (s.isFunctionalVariant && (s.isDunder || s.isInplace))
-    return fail("'_functional' operator '" + base +
-                "' cannot be a dunder or inplace name");
 
   llvm::StringSet<> names;
   for (const SchemaArgument &arg : s.arguments)
