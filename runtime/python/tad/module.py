@@ -2,6 +2,8 @@
 
 import ctypes
 import os
+import shutil
+import tempfile
 from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -157,10 +159,11 @@ class Module:
     the attributes below). ``m.functions`` maps names to ``Signature``s.
     """
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, load_path: Optional[str] = None):
         self.path = path
         try:
-            self._lib = ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            self._lib = ctypes.CDLL(load_path or path,
+                                    mode=os.RTLD_NOW | os.RTLD_LOCAL)
         except OSError as e:
             raise OSError(f"cannot load tad module: {e}") from None
         try:
@@ -238,11 +241,37 @@ def _signature(path: str, info: _abi.FunctionInfo) -> Signature:
     return Signature(name, args, results)
 
 
+# The file behind each path this process has dlopen'ed, by (device, inode,
+# size, mtime): dlopen hands back the library already loaded under a name,
+# so a file rebuilt since must be loaded from a private copy.
+_loaded_files = {}
+
+
 def load(path) -> Module:
     """Loads a tad-generated shared object.
 
     ``path`` is the ``.so`` written by ``tadc`` (or ``tad.compile``). The
     module is opened with ``RTLD_LOCAL`` so that several modules, each with
-    its own copy of the runtime, live side by side in one process.
+    its own copy of the runtime, live side by side in one process. Loading
+    a path again after the file was rebuilt gives the new module (from a
+    private copy; the old one stays valid if the file was replaced, not
+    rewritten in place).
     """
-    return Module(os.path.abspath(os.fspath(path)))
+    path = os.path.abspath(os.fspath(path))
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise OSError(f"cannot load tad module: {e}") from None
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if _loaded_files.setdefault(os.path.realpath(path), key) == key:
+        return Module(path)
+    workdir = tempfile.TemporaryDirectory(prefix="tad-")
+    try:
+        copy = os.path.join(workdir.name, os.path.basename(path))
+        shutil.copyfile(path, copy)
+        module = Module(path, load_path=copy)
+    except BaseException:
+        workdir.cleanup()
+        raise
+    module._workdir = workdir  # removed with the module
+    return module

@@ -17,6 +17,11 @@
 #define FAKE_ABI_VERSION TAD_ABI_VERSION
 #endif
 
+/* Lets a test build a second, different module. */
+#ifndef FAKE_ADD_NAME
+#define FAKE_ADD_NAME "add"
+#endif
+
 #define ENTRY __attribute__((visibility("default"))) int32_t
 
 static const int64_t shape_2x3[] = {2, 3};
@@ -45,7 +50,7 @@ ENTRY fail(const tad_tensor *args, int64_t num_args, tad_tensor *results,
            int64_t num_results);
 
 static const tad_function_info functions[] = {
-    {"add", add, 2, 1, add_args, add_results},
+    {FAKE_ADD_NAME, add, 2, 1, add_args, add_results},
     {"stats", stats, 1, 2, stats_args, stats_results},
     {"mix", mix, 3, 1, mix_args, mix_results},
     {"fail", fail, 1, 1, fail_types, fail_types},
