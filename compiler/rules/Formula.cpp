@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace mlir::tad::rules;
@@ -692,15 +693,21 @@ void print(const Expr &e, std::string &out) {
     return;
   case Kind::Unary:
     out += e.name;
+    // "- -a", not "--a" (which C++ would read as a decrement).
+    if (e.operands[0]->kind == Kind::Unary && e.operands[0]->name == e.name)
+      out += ' ';
     printWithParens(*e.operands[0], 9, out);
     return;
   case Kind::Binary: {
     int prec = precedence(e);
-    printWithParens(*e.operands[0], prec, out);
+    // Operands of '&' that are binary expressions get parentheses for
+    // readability: (a == 0) & (b <= 0).
+    int minPrec = e.name == "&" ? precedence(Expr(Kind::Unary, "", 0)) : 0;
+    printWithParens(*e.operands[0], std::max(prec, minPrec), out);
     out += ' ';
     out += e.name;
     out += ' ';
-    printWithParens(*e.operands[1], prec + 1, out);
+    printWithParens(*e.operands[1], std::max(prec + 1, minPrec), out);
     return;
   }
   case Kind::Ternary:
