@@ -16,6 +16,14 @@
  * their signatures, so loaders need no generated header, and
  * tad_last_error(), the message of the calling thread's last failure.
  *
+ * Rules (docs/abi.md has the details):
+ *  - Results must not overlap the inputs or each other; inputs may alias.
+ *  - `data` may be null only for a tensor with no elements, `shape` only
+ *    at rank 0.
+ *  - Calls are re-entrant: threads may call concurrently on distinct
+ *    result buffers. Errors are per thread, and a message stays valid
+ *    until the same thread's next call into the module.
+ *
  * This header has no dependency on MLIR or LLVM.
  *===----------------------------------------------------------------------===*/
 #ifndef TAD_RUNTIME_H
