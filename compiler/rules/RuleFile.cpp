@@ -124,11 +124,7 @@ private:
     };
     while (v < offset && v < value.size() && raw < contents.size()) {
       char r = contents[raw];
-      if (r == value[v]) {
-        step(1);
-        ++v;
-        continue;
-      }
+      // Escapes first: "\x" and '' stand for one character of the value.
       if (src.quote == '"' && r == '\\') {
         step(2);
         ++v;
@@ -137,6 +133,11 @@ private:
       if (src.quote == '\'' && r == '\'' && raw + 1 < contents.size() &&
           contents[raw + 1] == '\'') {
         step(2);
+        ++v;
+        continue;
+      }
+      if (r == value[v]) {
+        step(1);
         ++v;
         continue;
       }
@@ -532,11 +533,6 @@ void Loader::checkBlock(const RuleEntry &entry,
         error(k.formula.loc)
             << "'auto_element_wise' requires a single differentiable input "
                "and a single differentiable output";
-      else if (backward.size() - llvm::count_if(backward, [](const auto &b) {
-                 return b.kind == FormulaKind::NonDifferentiable;
-               }) != 1)
-        error(k.formula.loc) << "'auto_element_wise' requires exactly one "
-                                "backward formula";
       continue;
     }
     if (k.kind == FormulaKind::AutoLinear) {
