@@ -1,1 +1,798 @@
-// placeholder, filled in by its owner
+//===- Binder.cpp - evaluate derivative formulas into tad ops -------------===//
+#include "compiler/rules/Binder.h"
+
+#include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TadOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tad;
+using namespace mlir::tad::rules;
+
+using Kind = FormulaValue::Kind;
+
+/// Helpers may call helpers; a cycle in a rule file must not hang tadc.
+static constexpr unsigned kMaxHelperDepth = 32;
+
+//===----------------------------------------------------------------------===//
+// FormulaValue
+//===----------------------------------------------------------------------===//
+
+FormulaValue FormulaValue::ofTensor(Value value) {
+  FormulaValue v;
+  v.kind = Kind::Tensor;
+  v.tensor = value;
+  v.type = cast<RankedTensorType>(value.getType());
+  return v;
+}
+
+FormulaValue FormulaValue::zero(RankedTensorType type) {
+  FormulaValue v;
+  v.kind = Kind::Zero;
+  v.type = type;
+  return v;
+}
+
+FormulaValue FormulaValue::scalar(double value, bool isInteger) {
+  FormulaValue v;
+  v.kind = Kind::Scalar;
+  v.number = value;
+  v.isInteger = isInteger;
+  return v;
+}
+
+FormulaValue FormulaValue::boolean(bool value) {
+  FormulaValue v;
+  v.kind = Kind::Bool;
+  v.flag = value;
+  return v;
+}
+
+FormulaValue FormulaValue::intList(ArrayRef<int64_t> values) {
+  FormulaValue v;
+  v.kind = Kind::IntList;
+  v.ints.assign(values.begin(), values.end());
+  return v;
+}
+
+FormulaValue FormulaValue::string(StringRef value) {
+  FormulaValue v;
+  v.kind = Kind::String;
+  v.text = value.str();
+  return v;
+}
+
+FormulaValue FormulaValue::tuple(std::vector<FormulaValue> values) {
+  FormulaValue v;
+  v.kind = Kind::Tuple;
+  v.elements = std::move(values);
+  return v;
+}
+
+FormulaValue FormulaValue::metadata(StringRef what) {
+  FormulaValue v;
+  v.kind = Kind::Metadata;
+  v.text = what.str();
+  return v;
+}
+
+StringRef FormulaValue::kindName() const {
+  switch (kind) {
+  case Kind::None:
+    return "None";
+  case Kind::Tensor:
+  case Kind::Zero:
+    return "Tensor";
+  case Kind::Scalar:
+    return isInteger ? "int" : "Scalar";
+  case Kind::Bool:
+    return "bool";
+  case Kind::IntList:
+    return "int[]";
+  case Kind::String:
+    return "str";
+  case Kind::Tuple:
+    return "tuple";
+  case Kind::Metadata:
+    return "metadata";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Schema arguments <-> values and attributes
+//===----------------------------------------------------------------------===//
+
+/// Parses a schema default (`None`, `True`, `1`, `0.5`, `[]`, `[0,1]`,
+/// `Mean`) into a value of `type`.
+static FormulaValue parseDefault(const SchemaArgument &arg) {
+  StringRef text = *arg.defaultValue;
+  const SchemaType &type = arg.type.stripOptional();
+  if (text == "None")
+    return FormulaValue::none();
+  if (text == "True" || text == "False")
+    return FormulaValue::boolean(text == "True");
+  if (std::optional<int64_t> reduction = llvm::StringSwitch<std::optional<int64_t>>(text)
+                                             .Case("Mean", 1)
+                                             .Case("Sum", 2)
+                                             .Default(std::nullopt))
+    return FormulaValue::scalar(*reduction, /*isInteger=*/true);
+  if (text.consume_front("[") && text.consume_back("]")) {
+    SmallVector<int64_t> values;
+    SmallVector<StringRef> parts;
+    text.split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts) {
+      int64_t value = 0;
+      (void)part.trim().getAsInteger(10, value);
+      values.push_back(value);
+    }
+    return FormulaValue::intList(values);
+  }
+  int64_t integer = 0;
+  if (!text.getAsInteger(10, integer)) {
+    if (type.isList())
+      return FormulaValue::intList(
+          SmallVector<int64_t>(type.listSize.value_or(1), integer));
+    return FormulaValue::scalar(integer, /*isInteger=*/true);
+  }
+  double real = 0;
+  if (!text.getAsDouble(real))
+    return FormulaValue::scalar(real, /*isInteger=*/false);
+  return FormulaValue::string(text.trim("'\""));
+}
+
+FormulaValue Binder::fromAttribute(const SchemaArgument &arg, Attribute attr) {
+  if (!attr)
+    return arg.defaultValue ? parseDefault(arg) : FormulaValue::none();
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return FormulaValue::scalar(real.getValueAsDouble(), /*isInteger=*/false);
+  if (auto flag = dyn_cast<BoolAttr>(attr))
+    return FormulaValue::boolean(flag.getValue());
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return FormulaValue::scalar(integer.getInt(), /*isInteger=*/true);
+  if (auto list = dyn_cast<DenseI64ArrayAttr>(attr))
+    return FormulaValue::intList(list.asArrayRef());
+  if (auto text = dyn_cast<StringAttr>(attr))
+    return FormulaValue::string(text.getValue());
+  return FormulaValue::metadata("attribute");
+}
+
+/// Whether `value` can be passed for a parameter of schema type `type`.
+static bool accepts(const SchemaType &type, const FormulaValue &value) {
+  if (value.kind == Kind::None)
+    return type.isOptional();
+  const SchemaType &t = type.stripOptional();
+  if (t.isTensorLike())
+    return !t.isList() && value.isTensorLike();
+  if (t.isList()) {
+    StringRef elem = t.innermost().base;
+    if (elem != "int" && elem != "SymInt")
+      return false;
+    return value.kind == Kind::IntList ||
+           (value.kind == Kind::Scalar && value.isInteger);
+  }
+  return llvm::StringSwitch<bool>(t.base)
+      .Case("Scalar", value.kind == Kind::Scalar)
+      .Cases({"int", "SymInt"}, value.kind == Kind::Scalar && value.isInteger)
+      .Case("float", value.kind == Kind::Scalar)
+      .Case("bool", value.kind == Kind::Bool)
+      .Case("str", value.kind == Kind::String)
+      .Cases({"ScalarType", "Layout", "Device", "MemoryFormat"},
+             value.kind == Kind::Metadata)
+      .Default(false);
+}
+
+/// The attribute for a non-tensor argument, or null when it has no value.
+static Attribute toAttribute(Builder &b, const SchemaType &type,
+                             const FormulaValue &value) {
+  const SchemaType &t = type.stripOptional();
+  switch (value.kind) {
+  case Kind::Scalar:
+    if (t.isList())
+      return b.getDenseI64ArrayAttr(SmallVector<int64_t>(
+          t.listSize.value_or(1), static_cast<int64_t>(value.number)));
+    if (t.base == "int" || t.base == "SymInt")
+      return b.getI64IntegerAttr(static_cast<int64_t>(value.number));
+    return b.getF64FloatAttr(value.number);
+  case Kind::Bool:
+    return b.getBoolAttr(value.flag);
+  case Kind::IntList:
+    return b.getDenseI64ArrayAttr(value.ints);
+  case Kind::String:
+    return b.getStringAttr(value.text);
+  default:
+    return {};
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Building ops
+//===----------------------------------------------------------------------===//
+
+Value Binder::materialize(const FormulaValue &value) {
+  if (value.kind == Kind::Tensor)
+    return value.tensor;
+  assert(value.kind == Kind::Zero && "only tensors materialize");
+  Attribute zero = isa<FloatType>(value.type.getElementType())
+                       ? Attribute(builder.getFloatAttr(
+                             value.type.getElementType(), 0.0))
+                       : Attribute(builder.getIntegerAttr(
+                             value.type.getElementType(), 0));
+  return ConstantOp::create(builder, opLoc,
+                            DenseElementsAttr::get(value.type, zero));
+}
+
+FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
+                                        ArrayRef<FormulaValue> args,
+                                        Location loc) {
+  const Schema &schema = callee.schema;
+  SmallVector<Value> operands;
+  SmallVector<NamedAttribute> attributes;
+  for (auto [index, arg] : llvm::enumerate(schema.arguments)) {
+    bool given = index < args.size();
+    FormulaValue value = given ? args[index]
+                         : arg.defaultValue ? parseDefault(arg)
+                                            : FormulaValue::none();
+    if (arg.type.isTensorLike()) {
+      if (!value.isTensorLike())
+        return emitError(loc) << "argument '" << arg.name << "' of '"
+                              << schema.fullName() << "' must be a tensor";
+      operands.push_back(materialize(value));
+      continue;
+    }
+    Attribute attr = toAttribute(builder, arg.type, value);
+    if (!attr)
+      continue;
+    if (callee.hasAttribute(arg.name)) {
+      attributes.push_back(builder.getNamedAttr(arg.name, attr));
+    } else if (given) {
+      return emitError(loc) << "'tad." << schema.fullName()
+                            << "' does not support argument '" << arg.name
+                            << "'";
+    }
+  }
+
+  auto *inference = callee.name.getInterface<InferTypeOpInterface>();
+  if (!inference)
+    return emitError(loc) << "'tad." << schema.fullName()
+                          << "' cannot infer its result types";
+  DictionaryAttr attrDict = builder.getDictionaryAttr(attributes);
+  SmallVector<Type> resultTypes;
+  if (failed(inference->inferReturnTypes(builder.getContext(), loc, operands,
+                                         attrDict, OpaqueProperties(nullptr),
+                                         RegionRange(), resultTypes)))
+    return failure();
+
+  OperationState state(opLoc, callee.name);
+  state.addOperands(operands);
+  state.addAttributes(attributes);
+  state.addTypes(resultTypes);
+  Operation *op = builder.create(state);
+  if (failed(verify(op))) {
+    op->erase();
+    return emitError(loc) << "formula built an invalid 'tad."
+                          << schema.fullName() << "'";
+  }
+  if (op->getNumResults() == 1)
+    return FormulaValue::ofTensor(op->getResult(0));
+  std::vector<FormulaValue> results;
+  for (Value result : op->getResults())
+    results.push_back(FormulaValue::ofTensor(result));
+  return FormulaValue::tuple(std::move(results));
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+Location Binder::locationOf(const Expr &expr) const {
+  const SourceLoc &loc = *frames.back().loc;
+  return FileLineColLoc::get(builder.getContext(), loc.file, loc.line,
+                             loc.col + expr.offset);
+}
+
+InFlightDiagnostic Binder::error(const Expr &expr) {
+  InFlightDiagnostic diag = emitError(locationOf(expr));
+  diag.attachNote(opLoc) << "while differentiating this op";
+  return diag;
+}
+
+FailureOr<FormulaValue> Binder::evaluate(const Expr &expr,
+                                         const SourceLoc &loc,
+                                         const Bindings &bindings) {
+  frames.push_back({&loc, &bindings});
+  FailureOr<FormulaValue> result = eval(expr);
+  frames.pop_back();
+  return result;
+}
+
+FailureOr<FormulaValue> Binder::eval(const Expr &expr) {
+  switch (expr.kind) {
+  case Expr::Kind::Identifier:
+    return evalIdentifier(expr);
+  case Expr::Kind::Integer:
+    return FormulaValue::scalar(expr.intValue(), /*isInteger=*/true);
+  case Expr::Kind::Float:
+    return FormulaValue::scalar(expr.floatValue(), /*isInteger=*/false);
+  case Expr::Kind::Bool:
+    return FormulaValue::boolean(expr.boolValue());
+  case Expr::Kind::String:
+    return FormulaValue::string(expr.name);
+  case Expr::Kind::Unary:
+    return evalUnary(expr);
+  case Expr::Kind::Binary:
+    return evalBinary(expr);
+  case Expr::Kind::Ternary: {
+    FailureOr<FormulaValue> cond = eval(*expr.operands[0]);
+    if (failed(cond))
+      return failure();
+    if (cond->kind != Kind::Bool)
+      return error(*expr.operands[0])
+             << "condition must be known at compile time, got a "
+             << cond->kindName();
+    return eval(*expr.operands[cond->flag ? 1 : 2]);
+  }
+  case Expr::Kind::Call:
+  case Expr::Kind::MethodCall:
+  case Expr::Kind::ArrowCall:
+    return evalCall(expr);
+  case Expr::Kind::Index:
+    return evalIndex(expr);
+  case Expr::Kind::BraceList:
+    return evalBraceList(expr);
+  case Expr::Kind::Lambda:
+    return error(expr) << "lambdas are not supported in tad formulas";
+  }
+  return error(expr) << "unsupported expression";
+}
+
+FailureOr<FormulaValue> Binder::evalIdentifier(const Expr &expr) {
+  const Bindings &bindings = *frames.back().bindings;
+  auto it = bindings.find(expr.name);
+  if (it != bindings.end())
+    return it->second;
+  StringRef name = expr.name;
+  if (name == "M_PI")
+    return FormulaValue::scalar(M_PI, false);
+  if (name == "M_LN2")
+    return FormulaValue::scalar(M_LN2, false);
+  if (name == "M_SQRT2")
+    return FormulaValue::scalar(M_SQRT2, false);
+  if (name == "M_2_SQRTPI")
+    return FormulaValue::scalar(M_2_SQRTPI, false);
+  if (name.consume_front("at::Reduction::")) {
+    std::optional<int64_t> value = llvm::StringSwitch<std::optional<int64_t>>(name)
+                                       .Case("None", 0)
+                                       .Case("Mean", 1)
+                                       .Case("Sum", 2)
+                                       .Default(std::nullopt);
+    if (value)
+      return FormulaValue::scalar(*value, /*isInteger=*/true);
+  }
+  if (name.contains("MemoryFormat::"))
+    return FormulaValue::metadata(name);
+  return error(expr) << "unknown identifier '" << expr.name << "'";
+}
+
+FailureOr<FormulaValue> Binder::evalUnary(const Expr &expr) {
+  FailureOr<FormulaValue> x = eval(*expr.operands[0]);
+  if (failed(x))
+    return failure();
+  if (expr.name == "*") // dereferencing an optional
+    return x;
+  if (expr.name == "!") {
+    if (x->kind != Kind::Bool)
+      return error(expr) << "'!' needs a compile-time bool, got a "
+                         << x->kindName();
+    return FormulaValue::boolean(!x->flag);
+  }
+  if (expr.name == "-") {
+    if (x->kind == Kind::Scalar)
+      return FormulaValue::scalar(-x->number, x->isInteger);
+    if (x->kind == Kind::Zero)
+      return x;
+    if (x->kind == Kind::Tensor)
+      return callOpByName(expr, "neg", {*x});
+  }
+  return error(expr) << "unsupported unary '" << expr.name << "' on a "
+                     << x->kindName();
+}
+
+FailureOr<FormulaValue> Binder::evalBinary(const Expr &expr) {
+  StringRef op = expr.name;
+  FailureOr<FormulaValue> lhs = eval(*expr.operands[0]);
+  if (failed(lhs))
+    return failure();
+  // Short-circuit compile-time logic so that `x.defined() && x.f()` works.
+  if ((op == "&&" || op == "||") && lhs->kind == Kind::Bool &&
+      lhs->flag == (op == "||"))
+    return lhs;
+  FailureOr<FormulaValue> rhs = eval(*expr.operands[1]);
+  if (failed(rhs))
+    return failure();
+  return arithmetic(expr, op, *lhs, *rhs);
+}
+
+/// Folds scalar (and bool) arithmetic.
+static std::optional<FormulaValue> foldScalars(StringRef op,
+                                               const FormulaValue &l,
+                                               const FormulaValue &r) {
+  if (l.kind == Kind::Bool && r.kind == Kind::Bool) {
+    if (op == "&&" || op == "&")
+      return FormulaValue::boolean(l.flag && r.flag);
+    if (op == "||" || op == "|")
+      return FormulaValue::boolean(l.flag || r.flag);
+    if (op == "==")
+      return FormulaValue::boolean(l.flag == r.flag);
+    if (op == "!=")
+      return FormulaValue::boolean(l.flag != r.flag);
+    return std::nullopt;
+  }
+  if (l.kind == Kind::String && r.kind == Kind::String) {
+    if (op == "==")
+      return FormulaValue::boolean(l.text == r.text);
+    if (op == "!=")
+      return FormulaValue::boolean(l.text != r.text);
+    return std::nullopt;
+  }
+  if (l.kind != Kind::Scalar || r.kind != Kind::Scalar)
+    return std::nullopt;
+  bool integer = l.isInteger && r.isInteger;
+  double a = l.number, b = r.number;
+  if (op == "+")
+    return FormulaValue::scalar(a + b, integer);
+  if (op == "-")
+    return FormulaValue::scalar(a - b, integer);
+  if (op == "*")
+    return FormulaValue::scalar(a * b, integer);
+  if (op == "/")
+    return FormulaValue::scalar(integer && b != 0 ? std::trunc(a / b) : a / b,
+                                integer);
+  if (op == "<")
+    return FormulaValue::boolean(a < b);
+  if (op == "<=")
+    return FormulaValue::boolean(a <= b);
+  if (op == ">")
+    return FormulaValue::boolean(a > b);
+  if (op == ">=")
+    return FormulaValue::boolean(a >= b);
+  if (op == "==")
+    return FormulaValue::boolean(a == b);
+  if (op == "!=")
+    return FormulaValue::boolean(a != b);
+  return std::nullopt;
+}
+
+FailureOr<FormulaValue> Binder::arithmetic(const Expr &expr, StringRef op,
+                                           const FormulaValue &lhs,
+                                           const FormulaValue &rhs) {
+  if (std::optional<FormulaValue> folded = foldScalars(op, lhs, rhs))
+    return *folded;
+
+  bool lTensor = lhs.isTensorLike(), rTensor = rhs.isTensorLike();
+  bool lScalar = lhs.kind == Kind::Scalar, rScalar = rhs.kind == Kind::Scalar;
+  if (!((lTensor || lScalar) && (rTensor || rScalar)))
+    return error(expr) << "unsupported operands of '" << op << "': "
+                       << lhs.kindName() << " and " << rhs.kindName();
+
+  // Symbolic zeros: x + 0 = x, 0 * x = 0, 0 / x = 0, x - 0 = x, 0 - x = -x.
+  auto zeroLike = [&](const FormulaValue &a,
+                      const FormulaValue &b) -> FailureOr<FormulaValue> {
+    if (!a.isTensorLike() || !b.isTensorLike())
+      return FormulaValue::zero(a.isTensorLike() ? a.type : b.type);
+    std::optional<SmallVector<int64_t>> shape =
+        broadcastShapes(a.type.getShape(), b.type.getShape());
+    if (!shape)
+      return error(expr) << "shapes " << shapeToString(a.type.getShape())
+                         << " and " << shapeToString(b.type.getShape())
+                         << " are not broadcast-compatible";
+    return FormulaValue::zero(
+        RankedTensorType::get(*shape, a.type.getElementType()));
+  };
+  bool lZero = lhs.kind == Kind::Zero, rZero = rhs.kind == Kind::Zero;
+  if (op == "*" && (lZero || rZero))
+    return zeroLike(lhs, rhs);
+  if (op == "/" && lZero)
+    return zeroLike(lhs, rhs);
+  if ((op == "+" || op == "-") && rZero && lTensor &&
+      succeeded(zeroLike(lhs, rhs)) && zeroLike(lhs, rhs)->type == lhs.type)
+    return lhs;
+  if (op == "+" && lZero && rTensor && zeroLike(lhs, rhs)->type == rhs.type)
+    return rhs;
+  if (op == "-" && lZero && rTensor && zeroLike(lhs, rhs)->type == rhs.type)
+    return callOpByName(expr, "neg", {rhs});
+
+  StringRef base = llvm::StringSwitch<StringRef>(op)
+                       .Case("+", "add")
+                       .Case("-", "sub")
+                       .Case("*", "mul")
+                       .Case("/", "div")
+                       .Case("<", "lt")
+                       .Case("<=", "le")
+                       .Case(">", "gt")
+                       .Case(">=", "ge")
+                       .Case("==", "eq")
+                       .Case("!=", "ne")
+                       .Case("&", "logical_and")
+                       .Case("&&", "logical_and")
+                       .Case("|", "logical_or")
+                       .Case("||", "logical_or")
+                       .Default("");
+  if (base.empty())
+    return error(expr) << "unsupported operator '" << op << "'";
+  if (lTensor)
+    return callOpByName(expr, base, {lhs, rhs});
+
+  // scalar (op) tensor: commute, or rewrite through rsub / full_like.
+  if (op == "+" || op == "*")
+    return callOpByName(expr, base, {rhs, lhs});
+  if (op == "-")
+    return callOpByName(expr, "rsub", {rhs, lhs});
+  if (op == "/") {
+    FailureOr<FormulaValue> filled = callOpByName(expr, "full_like", {rhs, lhs});
+    if (failed(filled))
+      return failure();
+    return callOpByName(expr, "div", {*filled, rhs});
+  }
+  return error(expr) << "unsupported operands of '" << op << "': "
+                     << lhs.kindName() << " and " << rhs.kindName();
+}
+
+FailureOr<FormulaValue> Binder::evalIndex(const Expr &expr) {
+  FailureOr<FormulaValue> base = eval(*expr.operands[0]);
+  FailureOr<FormulaValue> index = eval(*expr.operands[1]);
+  if (failed(base) || failed(index))
+    return failure();
+  if (index->kind != Kind::Scalar || !index->isInteger)
+    return error(expr) << "index must be a compile-time integer";
+  int64_t i = static_cast<int64_t>(index->number);
+  if (base->kind == Kind::Tuple) {
+    if (i < 0 || i >= static_cast<int64_t>(base->elements.size()))
+      return error(expr) << "index " << i << " is out of range [0, "
+                         << base->elements.size() << ")";
+    return base->elements[i];
+  }
+  if (base->kind == Kind::IntList) {
+    int64_t size = base->ints.size();
+    if (i < -size || i >= size)
+      return error(expr) << "index " << i << " is out of range for a list of "
+                         << size;
+    return FormulaValue::scalar(base->ints[i < 0 ? i + size : i], true);
+  }
+  return error(expr) << "cannot index a " << base->kindName();
+}
+
+FailureOr<FormulaValue> Binder::evalBraceList(const Expr &expr) {
+  std::vector<FormulaValue> values;
+  bool allIntegers = true;
+  for (const ExprPtr &element : expr.operands) {
+    FailureOr<FormulaValue> value = eval(*element);
+    if (failed(value))
+      return failure();
+    allIntegers &= value->kind == Kind::Scalar && value->isInteger;
+    values.push_back(*value);
+  }
+  if (!allIntegers)
+    return FormulaValue::tuple(std::move(values));
+  SmallVector<int64_t> ints;
+  for (const FormulaValue &value : values)
+    ints.push_back(static_cast<int64_t>(value.number));
+  return FormulaValue::intList(ints);
+}
+
+FailureOr<FormulaValue> Binder::evalCall(const Expr &expr) {
+  StringRef name = expr.name;
+  if (expr.kind == Expr::Kind::Call) {
+    if (name == "std::get") {
+      if (expr.templateArgs.size() != 1 || expr.operands.size() != 1)
+        return error(expr) << "std::get needs one index and one tuple";
+      FailureOr<FormulaValue> tuple = eval(*expr.operands[0]);
+      if (failed(tuple))
+        return failure();
+      int64_t index = 0;
+      if (tuple->kind != Kind::Tuple ||
+          StringRef(expr.templateArgs[0]).getAsInteger(10, index) ||
+          index < 0 || index >= static_cast<int64_t>(tuple->elements.size()))
+        return error(expr) << "std::get<" << expr.templateArgs[0]
+                           << "> of a " << tuple->kindName();
+      return tuple->elements[index];
+    }
+    if (name == "std::tuple" && expr.operands.empty())
+      return FormulaValue::tuple(std::vector<FormulaValue>(
+          expr.templateArgs.size(), FormulaValue::none()));
+    if (name == "Tensor" && expr.operands.empty())
+      return FormulaValue::none();
+    if (name == "GradMode::is_enabled" || name == "at::GradMode::is_enabled")
+      return FormulaValue::boolean(true); // formulas must stay differentiable
+    if (name == "not_implemented" || name == "not_implemented_list")
+      return error(expr) << "this derivative is not implemented";
+  }
+
+  std::vector<FormulaValue> args;
+  for (const ExprPtr &operand : expr.operands) {
+    FailureOr<FormulaValue> value = eval(*operand);
+    if (failed(value))
+      return failure();
+    args.push_back(std::move(*value));
+  }
+  name.consume_front("at::");
+  name.consume_front("std::");
+  name.consume_back("_symint");
+  if (std::optional<FailureOr<FormulaValue>> builtin =
+          callBuiltin(expr, name, args))
+    return *builtin;
+  return callFunction(expr, name, args);
+}
+
+std::optional<FailureOr<FormulaValue>>
+Binder::callBuiltin(const Expr &expr, StringRef name,
+                    std::vector<FormulaValue> &args) {
+  auto fail = [&](const Twine &message) -> FailureOr<FormulaValue> {
+    return error(expr) << message;
+  };
+  if (args.empty())
+    return std::nullopt;
+  const FormulaValue &self = args[0];
+  auto needTensor = [&]() { return self.isTensorLike(); };
+
+  // Identities for real tensors and value semantics.
+  if (llvm::is_contained({"conj", "contiguous", "resolve_conj", "value",
+                          "toDouble", "toFloat", "IntArrayRef", "clone"},
+                         name) &&
+      (args.size() == 1 || name == "clone"))
+    return self;
+  if (name == "handle_r_to_c" && args.size() == 2)
+    return args[1];
+  if (name == "to" && llvm::all_of(ArrayRef(args).drop_front(), [](auto &a) {
+        return a.kind == Kind::Metadata || a.kind == Kind::None ||
+               a.kind == Kind::Bool;
+      }))
+    return self;
+
+  // Compile-time metadata.
+  if (llvm::is_contained({"sizes", "sym_sizes"}, name) && args.size() == 1) {
+    if (!needTensor())
+      return fail("'" + name + "' needs a tensor");
+    return FormulaValue::intList(self.type.getShape());
+  }
+  if (llvm::is_contained({"size", "sym_size"}, name) && args.size() == 2) {
+    if (!needTensor() || args[1].kind != Kind::Scalar)
+      return fail("'" + name + "' needs a tensor and a dimension");
+    std::optional<int64_t> dim =
+        wrapDim(static_cast<int64_t>(args[1].number), self.type.getRank());
+    if (!dim)
+      return fail("dimension out of range");
+    return FormulaValue::scalar(self.type.getDimSize(*dim), true);
+  }
+  if (name == "dim" && args.size() == 1 && needTensor())
+    return FormulaValue::scalar(self.type.getRank(), true);
+  if (llvm::is_contained({"numel", "sym_numel"}, name) && args.size() == 1 &&
+      needTensor())
+    return FormulaValue::scalar(self.type.getNumElements(), true);
+  if (llvm::is_contained({"scalar_type", "options", "dtype", "layout",
+                          "device", "suggest_memory_format"},
+                         name) &&
+      args.size() == 1)
+    return FormulaValue::metadata(name);
+  if (name == "defined" && args.size() == 1)
+    return FormulaValue::boolean(self.kind == Kind::Tensor);
+  if (name == "has_value" && args.size() == 1)
+    return FormulaValue::boolean(self.kind != Kind::None);
+  if (name == "value_or" && args.size() == 2)
+    return self.kind == Kind::None ? args[1] : self;
+  if (name == "sqrt" && self.kind == Kind::Scalar)
+    return FormulaValue::scalar(std::sqrt(self.number), false);
+
+  // Gradient plumbing that is the engine's business, not an op.
+  if (name == "zeros_like" && needTensor())
+    return FormulaValue::zero(self.type);
+  if (name == "ones_like" && needTensor() && args.size() == 1)
+    return callOpByName(expr, "full_like",
+                        {self, FormulaValue::scalar(1.0, false)});
+  if (name == "maybe_multiply" && args.size() == 2) {
+    if (args[1].kind == Kind::Scalar && args[1].number == 1.0)
+      return self;
+    return arithmetic(expr, "*", self, args[1]);
+  }
+  if (name == "sum_to" && args.size() == 2 && args[1].kind == Kind::IntList) {
+    if (!needTensor())
+      return fail("'sum_to' needs a tensor");
+    ArrayRef<int64_t> size = args[1].ints;
+    if (self.type.getShape() == size)
+      return self;
+    if (self.kind == Kind::Zero)
+      return FormulaValue::zero(
+          RankedTensorType::get(size, self.type.getElementType()));
+    return callOpByName(expr, "sum_to_size", {self, args[1]});
+  }
+  if (llvm::is_contained({"expand_as", "view_as", "reshape_as"}, name) &&
+      args.size() == 2 && needTensor() && args[1].isTensorLike()) {
+    StringRef op = name == "expand_as" ? "expand"
+                   : name == "view_as" ? "view"
+                                       : "reshape";
+    if (self.type.getShape() == args[1].type.getShape())
+      return self;
+    if (self.kind == Kind::Zero)
+      return FormulaValue::zero(args[1].type);
+    return callOpByName(expr, op,
+                        {self, FormulaValue::intList(args[1].type.getShape())});
+  }
+  return std::nullopt;
+}
+
+FailureOr<FormulaValue> Binder::callFunction(const Expr &expr, StringRef name,
+                                             std::vector<FormulaValue> &args) {
+  if (const HelperEntry *helper = helpers.lookup(name))
+    return callHelper(expr, *helper, args);
+  return callOpByName(expr, name, args);
+}
+
+FailureOr<FormulaValue> Binder::callHelper(const Expr &expr,
+                                           const HelperEntry &helper,
+                                           ArrayRef<FormulaValue> args) {
+  if (frames.size() > kMaxHelperDepth)
+    return error(expr) << "helper '" << helper.signature.baseName
+                       << "' nests deeper than " << kMaxHelperDepth
+                       << " calls (a cycle in the helpers?)";
+  const Schema &signature = helper.signature;
+  if (args.size() > signature.arguments.size())
+    return error(expr) << "helper '" << signature.baseName << "' takes "
+                       << signature.arguments.size() << " arguments, got "
+                       << args.size();
+  Bindings bindings;
+  for (auto [index, param] : llvm::enumerate(signature.arguments)) {
+    if (index < args.size()) {
+      if (!accepts(param.type, args[index]))
+        return error(expr) << "argument '" << param.name << "' of helper '"
+                           << signature.baseName << "' must be "
+                           << param.type.str() << ", got a "
+                           << args[index].kindName();
+      bindings[param.name] = args[index];
+    } else if (param.defaultValue) {
+      bindings[param.name] = parseDefault(param);
+    } else {
+      return error(expr) << "helper '" << signature.baseName
+                         << "' is missing argument '" << param.name << "'";
+    }
+  }
+  if (!helper.body.expr)
+    return error(expr) << "helper '" << signature.baseName << "' has no body";
+  return evaluate(*helper.body.expr, helper.body.loc, bindings);
+}
+
+FailureOr<FormulaValue> Binder::callOpByName(const Expr &expr, StringRef base,
+                                             ArrayRef<FormulaValue> args) {
+  ArrayRef<const CatalogOp *> candidates = catalog.overloads(base);
+  if (candidates.empty())
+    return error(expr) << "unknown function '" << base
+                       << "': not a tad op, a helper or a builtin";
+  // Symbolic zeros flowing into a linear position of elementwise arithmetic
+  // have been folded by the caller; here every tensor becomes an operand.
+  for (const CatalogOp *candidate : candidates) {
+    const Schema &schema = candidate->schema;
+    if (args.size() > schema.arguments.size())
+      continue;
+    bool matches = true;
+    for (auto [index, arg] : llvm::enumerate(schema.arguments)) {
+      if (index < args.size())
+        matches &= accepts(arg.type, args[index]);
+      else
+        matches &= arg.defaultValue.has_value();
+    }
+    if (matches)
+      return buildOp(*candidate, args, locationOf(expr));
+  }
+  InFlightDiagnostic diag = error(expr);
+  diag << "no overload of '" << base << "' accepts (";
+  llvm::interleaveComma(args, diag,
+                        [&](const FormulaValue &v) { diag << v.kindName(); });
+  diag << ")";
+  for (const CatalogOp *candidate : candidates)
+    diag.attachNote() << "candidate: " << candidate->schema.str();
+  return diag;
+}

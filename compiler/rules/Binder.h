@@ -1,0 +1,138 @@
+//===- Binder.h - evaluate derivative formulas into tad ops -----*- C++ -*-===//
+//
+// A formula is evaluated against bindings (grad, inputs, result, x_p, x_t,
+// attributes) and emits tad ops at a builder's insertion point. Compile-time
+// constructs (metadata queries, static ternaries, grad.defined(), tuples)
+// fold away during evaluation; tensor arithmetic becomes tad ops chosen by
+// ATen overload resolution against the ops' schemas.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_COMPILER_RULES_BINDER_H
+#define TAD_COMPILER_RULES_BINDER_H
+
+#include "compiler/rules/OpCatalog.h"
+#include "compiler/rules/RuleFile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tad::rules {
+
+/// A value during formula evaluation.
+struct FormulaValue {
+  enum class Kind {
+    None,     // std::nullopt, an undefined Tensor(), an absent optional
+    Tensor,   // an SSA tensor
+    Zero,     // a symbolic zero tensor of `type`, never materialized unless used
+    Scalar,   // a compile-time number
+    Bool,     // a compile-time boolean
+    IntList,  // a compile-time int list (sizes, dims)
+    String,   // a string literal
+    Tuple,    // std::tuple / grads / grad_input_mask
+    Metadata, // scalar_type(), options(): accepted, carries no data
+  };
+  Kind kind = Kind::None;
+  Value tensor;
+  RankedTensorType type; // Tensor and Zero
+  double number = 0;
+  bool isInteger = false;
+  bool flag = false;
+  SmallVector<int64_t> ints;
+  std::string text;
+  std::vector<FormulaValue> elements;
+
+  static FormulaValue none() { return {}; }
+  static FormulaValue ofTensor(Value value);
+  static FormulaValue zero(RankedTensorType type);
+  static FormulaValue scalar(double value, bool isInteger);
+  static FormulaValue boolean(bool value);
+  static FormulaValue intList(ArrayRef<int64_t> values);
+  static FormulaValue string(StringRef value);
+  static FormulaValue tuple(std::vector<FormulaValue> values);
+  static FormulaValue metadata(StringRef what);
+
+  bool isTensorLike() const { return kind == Kind::Tensor || kind == Kind::Zero; }
+  /// "Tensor", "Scalar", ... for diagnostics.
+  StringRef kindName() const;
+};
+
+using Bindings = llvm::StringMap<FormulaValue>;
+
+/// Formula helpers (rules/helpers.yaml), by name.
+using HelperTable = llvm::StringMap<const HelperEntry *>;
+
+class Binder {
+public:
+  /// `opLoc` is the location of the op being differentiated; errors in a
+  /// formula point at the rule file and carry a note at `opLoc`.
+  Binder(OpBuilder &builder, Location opLoc, const OpCatalog &catalog,
+         const HelperTable &helpers)
+      : builder(builder), opLoc(opLoc), catalog(catalog), helpers(helpers) {}
+
+  /// Evaluates `expr`, a formula read from `loc`, under `bindings`.
+  FailureOr<FormulaValue> evaluate(const Expr &expr, const SourceLoc &loc,
+                                   const Bindings &bindings);
+
+  /// The tensor a value stands for: a Zero becomes a splat constant.
+  Value materialize(const FormulaValue &value);
+
+  /// The formula-level value of schema argument `arg` given the op's
+  /// attribute (null when absent: the schema default applies).
+  static FormulaValue fromAttribute(const SchemaArgument &arg, Attribute attr);
+
+  /// Builds the tad op `callee` with formula-level arguments (positional, as
+  /// in a C++ call); returns its single result or a tuple of results.
+  FailureOr<FormulaValue> buildOp(const CatalogOp &callee,
+                                  ArrayRef<FormulaValue> args, Location loc);
+
+private:
+  struct Frame {
+    const SourceLoc *loc;
+    const Bindings *bindings;
+  };
+
+  FailureOr<FormulaValue> eval(const Expr &expr);
+  FailureOr<FormulaValue> evalIdentifier(const Expr &expr);
+  FailureOr<FormulaValue> evalUnary(const Expr &expr);
+  FailureOr<FormulaValue> evalBinary(const Expr &expr);
+  FailureOr<FormulaValue> evalCall(const Expr &expr);
+  FailureOr<FormulaValue> evalIndex(const Expr &expr);
+  FailureOr<FormulaValue> evalBraceList(const Expr &expr);
+
+  /// `name(args)` after builtins: a helper formula or a tad op.
+  FailureOr<FormulaValue> callFunction(const Expr &expr, StringRef name,
+                                       std::vector<FormulaValue> &args);
+  /// Compile-time methods (`sym_sizes()`, `defined()`, `conj()`...); returns
+  /// std::nullopt when `name` is not one of them.
+  std::optional<FailureOr<FormulaValue>>
+  callBuiltin(const Expr &expr, StringRef name,
+              std::vector<FormulaValue> &args);
+  FailureOr<FormulaValue> callHelper(const Expr &expr,
+                                     const HelperEntry &helper,
+                                     ArrayRef<FormulaValue> args);
+
+  /// Tensor arithmetic with symbolic zeros and scalars folded.
+  FailureOr<FormulaValue> arithmetic(const Expr &expr, StringRef op,
+                                     const FormulaValue &lhs,
+                                     const FormulaValue &rhs);
+  FailureOr<FormulaValue> callOpByName(const Expr &expr, StringRef base,
+                                       ArrayRef<FormulaValue> args);
+
+  /// The location of `expr` inside the rule file.
+  Location locationOf(const Expr &expr) const;
+  InFlightDiagnostic error(const Expr &expr);
+
+  OpBuilder &builder;
+  Location opLoc;
+  const OpCatalog &catalog;
+  const HelperTable &helpers;
+  SmallVector<Frame> frames;
+};
+
+} // namespace mlir::tad::rules
+
+#endif // TAD_COMPILER_RULES_BINDER_H

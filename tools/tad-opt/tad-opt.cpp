@@ -1,0 +1,39 @@
+//===- tad-opt.cpp - mlir-opt with the tad dialect and passes -------------===//
+//
+// For lit tests and users: every upstream dialect, extension and pass, the
+// tad dialect, tad's passes (passes/Passes.td) and pipelines
+// (`tad-cpu-pipeline`, compiler/Pipeline.h).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "dialects/Tad/TadDialect.h"
+#include "passes/Passes.h"
+
+#if __has_include("compiler/rules/RuleSet.h")
+#include "compiler/rules/RuleSet.h"
+#define TAD_HAVE_RULE_LOADER 1
+#endif
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::tad::registerTadPasses();
+  mlir::tad::registerTadPipelines();
+#ifdef TAD_HAVE_RULE_LOADER
+  mlir::tad::registerDefaultRuleLoader();
+#endif
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  registry.insert<mlir::tad::TadDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tad optimizer driver\n", registry));
+}
