@@ -15,8 +15,8 @@ using namespace mlir::tad::rules;
 using llvm::failure;
 using llvm::FailureOr;
 using llvm::LogicalResult;
-using llvm::StringRef;
 using llvm::SmallVector;
+using llvm::StringRef;
 using llvm::success;
 using Kind = Expr::Kind;
 
@@ -92,9 +92,8 @@ public:
     if (c == '"')
       return lexString();
     static const char *const puncts[] = {
-        "->", "<=", ">=", "==", "!=", "&&", "||", "(", ")", "[", "]", "{",
-        "}",  ",",  ".",  "?",  ":",  "+",  "-",  "*", "/", "<", ">", "&",
-        "!",  ";"};
+        "->", "<=", ">=", "==", "!=", "&&", "||", "(", ")", "[", "]", "{", "}",
+        ",",  ".",  "?",  ":",  "+",  "-",  "*",  "/", "<", ">", "&", "!", ";"};
     for (const char *p : puncts) {
       if (text.substr(pos).starts_with(p)) {
         t.kind = Tok::Punct;
@@ -292,8 +291,8 @@ private:
     if (tok.kind == Tok::Error)
       return false;
     if (!isPunct(p)) {
-      fail(tok.offset, "expected '" + p + "' " + context + ", found '" +
-                           tokText() + "'");
+      fail(tok.offset,
+           "expected '" + p + "' " + context + ", found '" + tokText() + "'");
       return false;
     }
     advance();
@@ -565,7 +564,8 @@ private:
     }
     if (isPunct("["))
       return parseLambda();
-    return fail(tok.offset, "expected an expression, found '" + tokText() + "'");
+    return fail(tok.offset,
+                "expected an expression, found '" + tokText() + "'");
   }
 
   Lexer lex;

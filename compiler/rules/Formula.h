@@ -95,8 +95,9 @@ ExprPtr renameIdentifiers(const Expr &e,
 /// Replaces each free Identifier whose name is in `replacements` with a clone
 /// of the mapped expression (e.g. grad -> self_t.conj() for auto_element_wise).
 /// Printing adds the parentheses the replacement needs.
-ExprPtr substituteIdentifiers(
-    const Expr &e, const llvm::StringMap<const Expr *> &replacements);
+ExprPtr
+substituteIdentifiers(const Expr &e,
+                      const llvm::StringMap<const Expr *> &replacements);
 
 /// Appends the free identifiers used in `e` (each Identifier node, in order,
 /// duplicates included). Lambda parameters are not free inside its body.

@@ -63,7 +63,7 @@ bool mlir::tad::rules::isKnownDispatchKey(StringRef key) {
 namespace {
 /// Where a scalar's text starts and how it was written.
 struct ScalarSource {
-  SourceLoc loc; // of the first character of the value (after a quote)
+  SourceLoc loc;  // of the first character of the value (after a quote)
   size_t pos = 0; // byte position of that character in the file
   char quote = 0; // '"', '\'' or 0 for plain scalars
 };
@@ -334,7 +334,8 @@ void Loader::loadBlock(
     }
     std::string keyText = keyNode.Scalar();
     key.names = splitNames(keyText);
-    if (llvm::any_of(key.names, [](const std::string &s) { return s.empty(); })) {
+    if (llvm::any_of(key.names,
+                     [](const std::string &s) { return s.empty(); })) {
       error(key.loc) << "empty name in key '" << keyText << "'";
       continue;
     }
@@ -344,8 +345,7 @@ void Loader::loadBlock(
       bool isInput = schema.findArgument(name) >= 0;
       bool isOutput = llvm::is_contained(outputs, name);
       if (isInput && namedReturns.contains(name)) {
-        error(key.loc) << "'" << name
-                       << "' is both an input and an output of '"
+        error(key.loc) << "'" << name << "' is both an input and an output of '"
                        << schema.fullName() << "'";
         bad = true;
       } else if (isBackward && !isInput) {
@@ -391,8 +391,8 @@ void Loader::loadBlock(
     }
     if (isBackward && (key.kind == FormulaKind::AutoLinear ||
                        key.kind == FormulaKind::AutoElementWise)) {
-      error(key.formula.loc) << "'" << value
-                             << "' is only allowed for output (forward) keys";
+      error(key.formula.loc)
+          << "'" << value << "' is only allowed for output (forward) keys";
       continue;
     }
     if (!isBackward && key.kind == FormulaKind::NonDifferentiable) {
@@ -488,7 +488,8 @@ void Loader::checkBlock(const RuleEntry &entry,
       usesNamedGrads |= namedGradNames.contains(id);
     }
     walkExpr(*k.formula.expr, [&](const Expr &e) {
-      if (e.kind != Expr::Kind::Index || !e.operands[0]->isIdentifier("grads") ||
+      if (e.kind != Expr::Kind::Index ||
+          !e.operands[0]->isIdentifier("grads") ||
           e.operands[1]->kind != Expr::Kind::Integer)
         return;
       int64_t i = e.operands[1]->intValue();
@@ -557,8 +558,8 @@ void Loader::checkBlock(const RuleEntry &entry,
         });
         error(locOfExpr(k.formula, *use))
             << "forward formula uses the input name '" << in
-            << "', which is ambiguous; use '" << in << "_p' (primal) or '"
-            << in << "_t' (tangent)";
+            << "', which is ambiguous; use '" << in << "_p' (primal) or '" << in
+            << "_t' (tangent)";
       }
     }
   }

@@ -13,8 +13,8 @@ using namespace mlir::tad::rules;
 using llvm::failure;
 using llvm::FailureOr;
 using llvm::LogicalResult;
-using llvm::StringRef;
 using llvm::SmallVector;
+using llvm::StringRef;
 using llvm::success;
 
 //===----------------------------------------------------------------------===//
@@ -92,8 +92,7 @@ bool SchemaType::hasKnownBase() const {
       .Cases({"ScalarType", "Layout", "Device", "DeviceIndex", "MemoryFormat",
               "Generator", "Storage", "Stream", "QScheme", "SymBool"},
              true)
-      .Cases({"DimVector", "GraphModule", "Dimname", "ConstQuantizerPtr"},
-             true)
+      .Cases({"DimVector", "GraphModule", "Dimname", "ConstQuantizerPtr"}, true)
       .Default(false);
 }
 
@@ -300,7 +299,8 @@ struct SchemaParser {
       before = text.take_front(arrow);
       after = text.drop_front(arrow + 4);
       if (after.empty())
-        return fail(text, "expected an alias set after '->' in annotation '" +
+        return (void)fail(text,
+                          "expected an alias set after '->' in annotation '" +
                               text + "'"),
                failure();
     }
@@ -310,15 +310,16 @@ struct SchemaParser {
     before.split(set, '|');
     for (StringRef s : set) {
       if (s.size() != 1 || !llvm::isLower(s.front()))
-        return fail(text, "invalid alias annotation '" + text +
+        return (void)fail(text,
+                          "invalid alias annotation '" + text +
                               "' (expected e.g. 'a', 'a!', 'a|b', 'a -> *')"),
                failure();
       a.aliasSet.push_back(s.str());
     }
     if (a.isWrite && a.aliasSet.size() > 1)
-      return fail(text, "alias annotation '" + text +
-                            "' cannot combine a write mark with several "
-                            "alias sets"),
+      return (void)fail(text, "alias annotation '" + text +
+                                  "' cannot combine a write mark with several "
+                                  "alias sets"),
              failure();
     if (!after.empty()) {
       if (after == "*") {
@@ -328,7 +329,7 @@ struct SchemaParser {
         after.split(afterSet, '|');
         for (StringRef s : afterSet) {
           if (s.size() != 1 || !llvm::isLower(s.front()))
-            return fail(text, "invalid alias annotation '" + text + "'"),
+            return (void)fail(text, "invalid alias annotation '" + text + "'"),
                    failure();
           a.afterSet.push_back(s.str());
         }
@@ -426,8 +427,8 @@ struct SchemaParser {
         decl = text.take_front(i);
         arg.defaultValue = text.drop_front(i + 1).str();
         if (arg.defaultValue->empty())
-          return fail(text.drop_front(i), "missing default value for '" +
-                                              decl + "'");
+          return fail(text.drop_front(i),
+                      "missing default value for '" + decl + "'");
         break;
       }
     }
@@ -474,8 +475,7 @@ struct SchemaParser {
       return fail(base, "invalid operator name '" + base + "'");
     if (name.contains('.')) {
       if (!isIdentifier(overload))
-        return fail(overload.empty() ? name.drop_front(base.size())
-                                     : overload,
+        return fail(overload.empty() ? name.drop_front(base.size()) : overload,
                     "invalid overload name '" + overload + "'");
     }
     s.baseName = base.str();
@@ -483,11 +483,11 @@ struct SchemaParser {
     if (base.size() > 4 && base.starts_with("__") && base.ends_with("__")) {
       s.isDunder = true;
       StringRef inner = base.drop_front(2).drop_back(2);
-      s.isInplace = inner.starts_with("i") &&
-                    llvm::is_contained(
-                        {"add", "sub", "mul", "div", "mod", "pow", "lshift",
-                         "rshift", "and", "xor", "or"},
-                        inner.drop_front(1));
+      s.isInplace =
+          inner.starts_with("i") &&
+          llvm::is_contained({"add", "sub", "mul", "div", "mod", "pow",
+                              "lshift", "rshift", "and", "xor", "or"},
+                             inner.drop_front(1));
     } else {
       s.isInplace = base.ends_with("_");
     }

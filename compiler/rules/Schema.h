@@ -89,12 +89,12 @@ struct SchemaReturn {
 };
 
 struct Schema {
-  std::string ns;       // "" or e.g. "aten" for "aten::foo"
-  std::string baseName; // as written minus namespace and overload: "add_"
-  std::string overload; // "Tensor" for add.Tensor, "" if none
-  bool isInplace = false;        // trailing '_' or __iNAME__
-  bool isDunder = false;         // __NAME__
-  bool isFunctionalVariant = false; // NAME_functional
+  std::string ns;         // "" or e.g. "aten" for "aten::foo"
+  std::string baseName;   // as written minus namespace and overload: "add_"
+  std::string overload;   // "Tensor" for add.Tensor, "" if none
+  bool isInplace = false; // trailing '_' or __iNAME__
+  bool isDunder = false;  // __NAME__
+  bool isFunctionalVariant = false;      // NAME_functional
   std::vector<SchemaArgument> arguments; // in order
   std::vector<SchemaReturn> returns;
   /// True when the returns were written in parentheses (tuple or "()").

@@ -27,7 +27,8 @@ TEST(BuiltinRules, EmbeddedFilesLoadWithoutErrors) {
   for (const BuiltinRuleFile &f : getBuiltinRuleFiles()) {
     // The contents are NUL-terminated but the NUL is not part of the file.
     EXPECT_EQ(f.contents.data()[f.contents.size()], '\0');
-    EXPECT_TRUE(succeeded(parseRuleFile(&ctx, f.contents, f.path))) << f.path.str();
+    EXPECT_TRUE(succeeded(parseRuleFile(&ctx, f.contents, f.path)))
+        << f.path.str();
   }
   EXPECT_EQ(diags, "");
 }

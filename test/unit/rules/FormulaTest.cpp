@@ -148,8 +148,7 @@ TEST(Formula, CallsAndQualifiedNames) {
   EXPECT_EQ(t->templateArgs, (std::vector<std::string>{"Tensor", "Tensor"}));
   EXPECT_TRUE(t->operands.empty());
   ExprPtr n = parseOk("std::vector<std::vector<int64_t>>(n, {})");
-  EXPECT_EQ(n->templateArgs,
-            std::vector<std::string>{"std::vector<int64_t>"});
+  EXPECT_EQ(n->templateArgs, std::vector<std::string>{"std::vector<int64_t>"});
 }
 
 TEST(Formula, MethodArrowIndex) {
@@ -259,10 +258,10 @@ TEST(Formula, RenameIdentifiers) {
   llvm::StringMap<std::string> ri;
   ri["i"] = "j";
   ri["shifts"] = "shifts_t";
-  EXPECT_EQ(printExpr(*renameIdentifiers(
-                *parseOk("fmap(shifts, [](c10::SymInt i){return -i;}) + i"),
-                ri)),
-            "fmap(shifts_t, [](c10::SymInt i){return -i;}) + j");
+  EXPECT_EQ(
+      printExpr(*renameIdentifiers(
+          *parseOk("fmap(shifts, [](c10::SymInt i){return -i;}) + i"), ri)),
+      "fmap(shifts_t, [](c10::SymInt i){return -i;}) + j");
 }
 
 TEST(Formula, SubstituteIdentifiers) {
@@ -279,13 +278,13 @@ TEST(Formula, SubstituteIdentifiers) {
   // Parentheses are added where the replacement needs them.
   llvm::StringMap<const Expr *> repl2;
   repl2["x"] = sum.get();
-  EXPECT_EQ(printExpr(*substituteIdentifiers(*parseOk("x * 2 + x.exp()"),
-                                             repl2)),
-            "(a + b) * 2 + (a + b).exp()");
+  EXPECT_EQ(
+      printExpr(*substituteIdentifiers(*parseOk("x * 2 + x.exp()"), repl2)),
+      "(a + b) * 2 + (a + b).exp()");
   llvm::StringMap<const Expr *> repl3;
   repl3["i"] = sum.get();
-  EXPECT_EQ(printExpr(*substituteIdentifiers(
-                *parseOk("[](int i){return i;}"), repl3)),
+  EXPECT_EQ(printExpr(*substituteIdentifiers(*parseOk("[](int i){return i;}"),
+                                             repl3)),
             "[](int i){return i;}");
 }
 
@@ -324,8 +323,7 @@ TEST(Formula, Errors) {
   EXPECT_EQ(parseError("x->at::f()"),
             "3: expected a method name after '->', found 'at::f'");
   EXPECT_EQ(parseError("x.foo"), "2: expected '(' after method name 'foo'");
-  EXPECT_EQ(parseError("x.foo + 1"),
-            "6: expected '(' after method name 'foo'");
+  EXPECT_EQ(parseError("x.foo + 1"), "6: expected '(' after method name 'foo'");
   EXPECT_EQ(parseError("x[1"),
             "3: expected ']' after index, found 'end of formula'");
   EXPECT_EQ(parseError("{1, 2"),
@@ -338,7 +336,8 @@ TEST(Formula, Errors) {
   EXPECT_EQ(parseError("[x](int i){return i;}"),
             "1: expected ']' in lambda (captures are not supported), found "
             "'x'");
-  EXPECT_EQ(parseError("[]{return 1;}"), "2: expected '(' after '[]' in lambda");
+  EXPECT_EQ(parseError("[]{return 1;}"),
+            "2: expected '(' after '[]' in lambda");
   EXPECT_EQ(parseError("[](int i"), "2: unterminated lambda parameter list");
   EXPECT_EQ(parseError("[](int i) return i;"),
             "10: expected '{' before lambda body, found 'return'");

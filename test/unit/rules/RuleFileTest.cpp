@@ -191,8 +191,8 @@ TEST_F(RuleFileTest, ValidFile) {
   EXPECT_EQ(select.forward.size(), 1u);
   EXPECT_EQ(select.otherDispatchKeys,
             std::vector<std::string>{"AutogradNestedTensor"});
-  EXPECT_TRUE(select.backward[0].formula.expr->isCall(
-      "select_backward_symint"));
+  EXPECT_TRUE(
+      select.backward[0].formula.expr->isCall("select_backward_symint"));
 
   const RuleEntry &qr = f.entries[10];
   EXPECT_EQ(qr.forward[0].names, (std::vector<std::string>{"Q", "R"}));

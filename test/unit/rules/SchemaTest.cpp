@@ -131,8 +131,8 @@ TEST(Schema, TypesAreRightRecursive) {
   EXPECT_EQ(buf.str(), "Tensor(a!)? buf");
   EXPECT_EQ(s.tensorLikeArguments(), (std::vector<unsigned>{1, 3}));
 
-  EXPECT_EQ(SchemaType::getOptional(SchemaType::getList(
-                SchemaType::getBase("int"), 1)),
+  EXPECT_EQ(SchemaType::getOptional(
+                SchemaType::getList(SchemaType::getBase("int"), 1)),
             dim);
   EXPECT_NE(dim, dimList);
   std::string error;
@@ -157,8 +157,7 @@ TEST(Schema, Annotations) {
   Schema m = parseOk("alias_multi(Tensor(a|b -> c) self) -> Tensor(a|b)");
   EXPECT_EQ(m.arguments[0].annotation->aliasSet,
             (std::vector<std::string>{"a", "b"}));
-  EXPECT_EQ(m.arguments[0].annotation->afterSet,
-            std::vector<std::string>{"c"});
+  EXPECT_EQ(m.arguments[0].annotation->afterSet, std::vector<std::string>{"c"});
 }
 
 TEST(Schema, InplaceOutAndNames) {
@@ -181,9 +180,9 @@ TEST(Schema, InplaceOutAndNames) {
   EXPECT_FALSE(dn.isInplace);
   EXPECT_EQ(dn.functionalBaseName(), "__and__");
 
-  Schema o = parseOk(
-      "aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> "
-      "Tensor(a!)");
+  Schema o =
+      parseOk("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> "
+              "Tensor(a!)");
   EXPECT_EQ(o.ns, "aten");
   EXPECT_EQ(o.fullName(), "aten::mul.out");
   EXPECT_TRUE(o.isOutVariant());
@@ -195,8 +194,7 @@ TEST(Schema, InplaceOutAndNames) {
 }
 
 TEST(Schema, OutputNames) {
-  EXPECT_EQ(parseOk("f(Tensor self) -> (Tensor, Tensor, Tensor)")
-                .outputNames(),
+  EXPECT_EQ(parseOk("f(Tensor self) -> (Tensor, Tensor, Tensor)").outputNames(),
             (std::vector<std::string>{"result0", "result1", "result2"}));
   EXPECT_EQ(parseOk("f(Tensor self) -> (Tensor values, Tensor indices)")
                 .outputNames(),
@@ -218,8 +216,7 @@ TEST(Schema, SyntaxErrors) {
             "17: expected ' -> ' after the argument list");
   EXPECT_EQ(parseError("relu(Tensor self -> Tensor"),
             "4: unbalanced '(' in schema");
-  EXPECT_EQ(parseError("(Tensor self) -> Tensor"),
-            "0: missing operator name");
+  EXPECT_EQ(parseError("(Tensor self) -> Tensor"), "0: missing operator name");
   EXPECT_EQ(parseError("1relu(Tensor self) -> Tensor"),
             "0: invalid operator name '1relu'");
   EXPECT_EQ(parseError("relu.(Tensor self) -> Tensor"),
@@ -253,8 +250,7 @@ TEST(Schema, SyntaxErrors) {
   EXPECT_EQ(parseError("f(Tensor self) -> "), "18: missing return type");
   EXPECT_EQ(parseError("f(Tensor self) -> (Tensor, Tensor"),
             "18: expected ')' at the end of the return list");
-  EXPECT_EQ(parseError("f(Tensor self) -> (Tensor, )"),
-            "27: empty return");
+  EXPECT_EQ(parseError("f(Tensor self) -> (Tensor, )"), "27: empty return");
   EXPECT_EQ(parseError("f(Tensor self) -> Tensor 1x"),
             "25: invalid return name '1x'");
   EXPECT_EQ(parseError("f(Tensor self) -> Tensorx"),
