@@ -669,6 +669,35 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
       return fail("dimension out of range");
     return FormulaValue::scalar(self.type.getDimSize(*dim), true);
   }
+  if (name == "size" && args.size() == 1 && self.kind == Kind::IntList)
+    return FormulaValue::scalar(self.ints.size(), true);
+  // Re-inserts reduced dimensions as size 1; a loop over a dimension list,
+  // which the formula language cannot write.
+  if (name == "unsqueeze_multiple" && args.size() == 3 && needTensor()) {
+    if (args[2].kind != Kind::Scalar ||
+        (args[1].kind != Kind::IntList && args[1].kind != Kind::None))
+      return fail("unsqueeze_multiple(Tensor, int[]? dims, int n_dims)");
+    int64_t rank = static_cast<int64_t>(args[2].number);
+    std::optional<SmallVector<int64_t>> dims = wrapDims(args[1].ints, rank);
+    if (!dims || self.type.getRank() + static_cast<int64_t>(dims->size()) != rank)
+      return fail("unsqueeze_multiple: dims do not match the tensor's rank");
+    SmallVector<int64_t> shape;
+    ArrayRef<int64_t> kept = self.type.getShape();
+    for (int64_t i = 0; i < rank; ++i) {
+      if (llvm::is_contained(*dims, i)) {
+        shape.push_back(1);
+      } else {
+        shape.push_back(kept.front());
+        kept = kept.drop_front();
+      }
+    }
+    if (self.kind == Kind::Zero)
+      return FormulaValue::zero(
+          RankedTensorType::get(shape, self.type.getElementType()));
+    if (ArrayRef<int64_t>(shape) == self.type.getShape())
+      return self;
+    return callOpByName(expr, "view", {self, FormulaValue::intList(shape)});
+  }
   if (name == "dim" && args.size() == 1 && needTensor())
     return FormulaValue::scalar(self.type.getRank(), true);
   if (llvm::is_contained({"numel", "sym_numel"}, name) && args.size() == 1 &&
