@@ -270,8 +270,9 @@ TAD_INFER_SIGNATURE(TransposeIntOp) {
   std::optional<int64_t> dim0 = wrapDim(adaptor.getDim0(), rank);
   std::optional<int64_t> dim1 = wrapDim(adaptor.getDim1(), rank);
   if (!dim0 || !dim1)
-    return infer.fail("dimensions (", adaptor.getDim0(), ", ",
-                      adaptor.getDim1(), ") are out of range for rank ", rank);
+    return infer.fail("dimensions (", static_cast<int64_t>(adaptor.getDim0()),
+                      ", ", static_cast<int64_t>(adaptor.getDim1()),
+                      ") are out of range for rank ", rank);
   SmallVector<int64_t> shape(self->getShape());
   if (rank > 0)
     std::swap(shape[*dim0], shape[*dim1]);
@@ -322,6 +323,9 @@ static LogicalResult inferView(std::optional<Location> loc,
     return failure();
   if (!hasSize)
     return infer.fail("requires attribute '", attrName, "'");
+  // The element count of a dynamic shape is unknown.
+  if (!self->hasStaticShape())
+    return infer.fail("requires a statically shaped operand, got ", *self);
   std::optional<SmallVector<int64_t>> shape =
       inferViewShape(size, self->getNumElements());
   if (!shape)
@@ -371,7 +375,7 @@ TAD_INFER_SIGNATURE(UnsqueezeOp) {
   // The new dimension may be placed after the last one.
   std::optional<int64_t> dim = wrapDim(adaptor.getDim(), self->getRank() + 1);
   if (!dim)
-    return infer.fail("'dim' ", adaptor.getDim(),
+    return infer.fail("'dim' ", static_cast<int64_t>(adaptor.getDim()),
                       " is out of range for rank ", self->getRank());
   SmallVector<int64_t> shape(self->getShape());
   shape.insert(shape.begin() + *dim, 1);
@@ -389,7 +393,7 @@ TAD_INFER_SIGNATURE(SqueezeDimOp) {
     return infer.fail("requires attribute 'dim'");
   std::optional<int64_t> dim = wrapDim(adaptor.getDim(), self->getRank());
   if (!dim)
-    return infer.fail("'dim' ", adaptor.getDim(),
+    return infer.fail("'dim' ", static_cast<int64_t>(adaptor.getDim()),
                       " is out of range for rank ", self->getRank());
   SmallVector<int64_t> shape(self->getShape());
   // ATen leaves a dimension whose size is not 1 in place.
@@ -438,7 +442,10 @@ TAD_INFER_SIGNATURE(MseLossBackwardOp) {
     return infer.fail("requires attribute 'reduction'");
   if (failed(checkReduction(infer, adaptor.getReduction())))
     return failure();
-  if (!broadcastShapes(grad->getShape(), type->getShape()))
+  // grad_output broadcasts to the result; it may not enlarge it.
+  std::optional<SmallVector<int64_t>> gradShape =
+      broadcastShapes(grad->getShape(), type->getShape());
+  if (!gradShape || ArrayRef<int64_t>(*gradShape) != type->getShape())
     return infer.fail("grad_output of shape ", shapeToString(grad->getShape()),
                       " does not broadcast to ",
                       shapeToString(type->getShape()));

@@ -1,0 +1,116 @@
+//===- TadToLinalgPatterns.h - tad-to-linalg internals -----------*- C++ -*-===//
+//
+// Shared by the files of the tad-to-linalg lowering: the IR builders every op
+// family uses (broadcast indexing maps, elementwise and sum generics,
+// reshapes, scalar constants) and one populate function per op family.
+// Not a public header: only passes/TadToLinalg*.cpp include it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_PASSES_TADTOLINALGPATTERNS_H
+#define TAD_PASSES_TADTOLINALGPATTERNS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tad::lowering {
+
+//===----------------------------------------------------------------------===//
+// IR builders (TadToLinalgUtils.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Computes one element of a generic from its input elements.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// `value` as an `arith.constant` of float type `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// `value * factor` for a float scalar `value`; `value` itself when factor
+/// is 1 (ATen's alpha/beta defaults).
+Value scaleBy(OpBuilder &b, Location loc, Value value, double factor);
+
+/// The zero of any element type, as an `arith.constant`.
+Value zeroConstant(OpBuilder &b, Location loc, Type type);
+
+/// Indexing map that reads an operand of shape `input` inside an iteration
+/// space of shape `domain` with ATen broadcasting: leading dimensions that
+/// `input` lacks are dropped and its size-1 dimensions that `domain`
+/// broadcasts are read at constant index 0.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> input,
+                       ArrayRef<int64_t> domain);
+
+/// `tensor.empty` of `type` filled with `value` by `linalg.fill`.
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value value);
+
+/// One all-parallel `linalg.generic` over `resultType` whose inputs broadcast
+/// through `broadcastMap`; `body` computes an element from theirs.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarFn body);
+
+/// One `linalg.generic` over the iteration space `domain` that sums
+/// `body(inputs)` over the sorted dimensions `dims` into a zero-filled
+/// tensor of `domain` without `dims` (no keepdim). Inputs broadcast to
+/// `domain` through `broadcastMap`.
+Value buildSum(OpBuilder &b, Location loc, ArrayRef<int64_t> domain,
+               Type elementType, ValueRange inputs, ArrayRef<int64_t> dims,
+               ScalarFn body);
+
+/// `value` divided elementwise by the constant `divisor`.
+Value divideBy(OpBuilder &b, Location loc, Value value, double divisor);
+
+/// Reshapes `value` (row-major, same element count) to `type` with
+/// `tensor.collapse_shape`/`tensor.expand_shape`: one op when a direct
+/// reassociation exists, otherwise through a 1-D tensor.
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type);
+
+/// Product of the sizes of `shape` at `dims`.
+int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Replaces an op by the single value that `lower` builds. Lowerings that
+/// cannot fail are plain functions; preconditions (static shapes) are checked
+/// by the pass before conversion.
+template <typename OpTy>
+struct LowerToValue : OpConversionPattern<OpTy> {
+  using Adaptor = typename OpTy::Adaptor;
+  using LowerFn = Value (*)(OpTy, Adaptor, OpBuilder &);
+
+  LowerToValue(MLIRContext *ctx, LowerFn lower)
+      : OpConversionPattern<OpTy>(ctx), lower(lower) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, lower(op, adaptor, rewriter));
+    return success();
+  }
+
+  LowerFn lower;
+};
+
+template <typename OpTy>
+void addLowering(RewritePatternSet &patterns,
+                 typename LowerToValue<OpTy>::LowerFn lower) {
+  patterns.add<LowerToValue<OpTy>>(patterns.getContext(), lower);
+}
+
+/// Unary and binary elementwise ops, scalar forms, activation backward ops,
+/// creation ops and constants (TadToLinalgElementwise.cpp).
+void populateElementwisePatterns(RewritePatternSet &patterns);
+/// mm and addmm (TadToLinalgMatmul.cpp).
+void populateMatmulPatterns(RewritePatternSet &patterns);
+/// sum, mean, sum_to_size and the mse_loss pair
+/// (TadToLinalgReduction.cpp).
+void populateReductionPatterns(RewritePatternSet &patterns);
+/// Transposes, expand and reshapes (TadToLinalgShape.cpp).
+void populateShapePatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::tad::lowering
+
+#endif // TAD_PASSES_TADTOLINALGPATTERNS_H
