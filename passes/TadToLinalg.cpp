@@ -27,22 +27,23 @@ using namespace mlir::tad;
 
 namespace {
 
-/// The lowering builds static tensor.empty and reshapes: reports each tad op
-/// with a dynamic dimension instead of producing invalid IR.
+/// Explains why a tad op with a dynamic shape will fail to legalize (the
+/// lowerings build static tensor.empty ops and reshapes).
 LogicalResult checkStaticShapes(ModuleOp module) {
   bool ok = true;
   module.walk([&](Operation *op) {
-    if (op->getName().getDialectNamespace() != TadDialect::getDialectNamespace())
+    if (!isa_and_present<TadDialect>(op->getDialect()) ||
+        lowering::hasStaticShapes(op))
       return;
-    for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                        llvm::to_vector(op->getResultTypes()))) {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes())) {
       auto shaped = dyn_cast<ShapedType>(type);
       if (shaped && !shaped.hasStaticShape()) {
         op->emitOpError("tad-to-linalg requires static shapes, got ") << type;
-        ok = false;
-        return;
+        break;
       }
     }
+    ok = false;
   });
   return success(ok);
 }
@@ -51,8 +52,9 @@ struct ConvertTadToLinalgPass
     : tad::impl::ConvertTadToLinalgPassBase<ConvertTadToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkStaticShapes(module)))
-      return signalPassFailure();
+    // Reported first, the reason precedes the conversion's own
+    // "failed to legalize" error for the same op.
+    bool shapesOk = succeeded(checkStaticShapes(module));
 
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
@@ -66,7 +68,8 @@ struct ConvertTadToLinalgPass
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
 
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
+        !shapesOk)
       signalPassFailure();
   }
 };

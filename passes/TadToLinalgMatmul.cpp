@@ -50,8 +50,9 @@ Value lowerAddmm(AddmmOp op, AddmmOp::Adaptor adaptor, OpBuilder &b) {
   return buildElementwise(
       b, loc, type, {adaptor.getSelf(), product},
       [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-        return arith::AddFOp::create(nb, nl, scaleBy(nb, nl, args[0], beta),
-                                     scaleBy(nb, nl, args[1], alpha));
+        Value self = scaleBy(nb, nl, args[0], beta);
+        Value product = scaleBy(nb, nl, args[1], alpha);
+        return arith::AddFOp::create(nb, nl, self, product);
       });
 }
 

@@ -66,6 +66,10 @@ Value divideBy(OpBuilder &b, Location loc, Value value, double divisor);
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 RankedTensorType type);
 
+/// Whether all operand and result types of `op` have static shapes, which
+/// every lowering needs (it builds static tensor.empty ops and reshapes).
+bool hasStaticShapes(Operation *op);
+
 /// Product of the sizes of `shape` at `dims`.
 int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
 
@@ -73,9 +77,10 @@ int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// Replaces an op by the single value that `lower` builds. Lowerings that
-/// cannot fail are plain functions; preconditions (static shapes) are checked
-/// by the pass before conversion.
+/// Replaces an op by the single value that `lower` builds. The only
+/// precondition, static shapes, is checked here, so lowerings are plain
+/// functions that cannot fail; an op with a dynamic shape stays illegal and
+/// the conversion reports it.
 template <typename OpTy>
 struct LowerToValue : OpConversionPattern<OpTy> {
   using Adaptor = typename OpTy::Adaptor;
@@ -87,6 +92,8 @@ struct LowerToValue : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!hasStaticShapes(op))
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
     rewriter.replaceOp(op, lower(op, adaptor, rewriter));
     return success();
   }

@@ -178,3 +178,12 @@ int64_t lowering::numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
     count *= shape[d];
   return count;
 }
+
+bool lowering::hasStaticShapes(Operation *op) {
+  auto isStatic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return !shaped || shaped.hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
