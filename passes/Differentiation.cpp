@@ -89,6 +89,10 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
   b.setInsertionPointAfter(primal);
   auto func = func::FuncOp::create(b, primal.getLoc(), name, type);
   func.setVisibility(visibility);
+  // Primal arguments keep their attributes (tad.nondiff), so derivatives of
+  // derivatives respect them.
+  for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)
+    func.setArgAttrs(i, primal.getArgAttrs(i));
   symbols.insert(func);
   func.addEntryBlock();
   return func;

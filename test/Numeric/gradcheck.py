@@ -1,0 +1,133 @@
+"""Numeric derivative checks for tad-compiled functions.
+
+Compiles a tad program with its VJP and JVP, then compares them with central
+finite differences of the compiled forward function in float64, the approach
+of torch.autograd.gradcheck and jax.test_util.check_grads:
+
+  VJP:  <ct, f(x + h e_i) - f(x - h e_i)> / 2h  == (f_vjp(x, ct))_i
+  JVP:  (f(x + h t) - f(x - h t)) / 2h         == f_jvp(x, t)
+
+Every check prints one line, `PASS <label>` or `FAIL <label>: <why>`, and
+run_cases() returns the number of failures so a driver can exit non-zero.
+"""
+
+import sys
+
+import numpy as np
+
+import tad
+
+STEP = 1e-6
+RTOL = 1e-6
+ATOL = 1e-8
+
+
+def _close(actual, expected, rtol=RTOL, atol=ATOL):
+    actual = np.asarray(actual, dtype=np.float64)
+    expected = np.asarray(expected, dtype=np.float64)
+    if actual.shape != expected.shape:
+        return False, "shape %s != %s" % (actual.shape, expected.shape)
+    err = np.abs(actual - expected)
+    bound = atol + rtol * np.abs(expected)
+    if np.all(err <= bound):
+        return True, ""
+    worst = np.unravel_index(np.argmax(err - bound), err.shape)
+    return False, "max error %.3g at %s (got %.10g, expected %.10g)" % (
+        err[worst], worst, actual[worst], expected[worst])
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+class Case:
+    """One function to check.
+
+    name:    label printed in the results
+    mlir:    module text defining @f (float64 tensors)
+    args:    list of numpy arrays (the primal point)
+    diff:    indices of the differentiable arguments (default: float args)
+    """
+
+    def __init__(self, name, mlir, args, diff=None, func="f"):
+        self.name = name
+        self.mlir = mlir
+        # np.ascontiguousarray would turn a 0-d array into 1-d.
+        self.args = [np.array(a, order="C") for a in args]
+        self.func = func
+        if diff is None:
+            diff = [i for i, a in enumerate(self.args)
+                    if np.issubdtype(a.dtype, np.floating)]
+        self.diff = diff
+
+
+def _forward(fn, args):
+    return [np.asarray(r, dtype=np.float64) for r in _as_tuple(fn(*args))]
+
+
+def check_vjp(fn, vjp, args, diff, rng):
+    results = _forward(fn, args)
+    cts = [rng.standard_normal(r.shape) for r in results]
+    out = _as_tuple(vjp(*args, *cts))
+    grads = out[len(results):]
+    if len(grads) != len(diff):
+        return False, "vjp returned %d gradients, expected %d" % (
+            len(grads), len(diff))
+    for grad, index in zip(grads, diff):
+        expected = np.zeros(args[index].shape)
+        for pos in np.ndindex(*args[index].shape):
+            plus = [a.copy() for a in args]
+            minus = [a.copy() for a in args]
+            plus[index][pos] += STEP
+            minus[index][pos] -= STEP
+            fp, fm = _forward(fn, plus), _forward(fn, minus)
+            expected[pos] = sum(np.sum(ct * (p - m))
+                                for ct, p, m in zip(cts, fp, fm)) / (2 * STEP)
+        ok, why = _close(grad, expected)
+        if not ok:
+            return False, "gradient of argument %d: %s" % (index, why)
+    return True, ""
+
+
+def check_jvp(fn, jvp, args, diff, rng):
+    results = _forward(fn, args)
+    tangents = [rng.standard_normal(args[i].shape) for i in diff]
+    out = _as_tuple(jvp(*args, *tangents))
+    got = out[len(results):]
+    plus = [a.copy() for a in args]
+    minus = [a.copy() for a in args]
+    for t, i in zip(tangents, diff):
+        plus[i] = plus[i] + STEP * t
+        minus[i] = minus[i] - STEP * t
+    fp, fm = _forward(fn, plus), _forward(fn, minus)
+    for k, (g, p, m) in enumerate(zip(got, fp, fm)):
+        ok, why = _close(g, (p - m) / (2 * STEP))
+        if not ok:
+            return False, "tangent of result %d: %s" % (k, why)
+    return True, ""
+
+
+def run_cases(cases, modes=("vjp", "jvp"), seed=0, out=sys.stdout):
+    """Compiles and checks every case; returns the number of failures."""
+    failures = 0
+    for case in cases:
+        rng = np.random.default_rng(seed)
+        try:
+            module = tad.compile(case.mlir, vjp=[case.func] if "vjp" in modes
+                                 else [], jvp=[case.func] if "jvp" in modes
+                                 else [])
+        except tad.CompileError as e:
+            for mode in modes:
+                print("FAIL %s %s: compile error\n%s" % (case.name, mode, e),
+                      file=out)
+            failures += len(modes)
+            continue
+        fn = getattr(module, case.func)
+        for mode in modes:
+            derivative = getattr(module, case.func + "_" + mode)
+            check = check_vjp if mode == "vjp" else check_jvp
+            ok, why = check(fn, derivative, case.args, case.diff, rng)
+            failures += not ok
+            print(("PASS %s %s" % (case.name, mode)) if ok else
+                  ("FAIL %s %s: %s" % (case.name, mode, why)), file=out)
+    return failures
