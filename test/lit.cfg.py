@@ -17,6 +17,9 @@ config.environment["TADC"] = os.path.join(config.tad_tools_dir, "tadc")
 config.environment["TAD_BUILD_DIR"] = config.tad_obj_root
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
+# FileCheck, not, count, mlir-opt, mlir-runner from Debian's LLVM 22.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tad_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 # Debian's numpy/torch belong to /usr/bin/python3, not the pyenv python on PATH.

@@ -11,11 +11,14 @@ Every check prints one line, `PASS <label>` or `FAIL <label>: <why>`, and
 run_cases() returns the number of failures so a driver can exit non-zero.
 """
 
+import os
 import sys
 
 import numpy as np
 
-import tad
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "runtime", "python"))
+import tad  # noqa: E402
 
 STEP = 1e-6
 RTOL = 1e-6
@@ -49,8 +52,11 @@ class Case:
     diff:    indices of the differentiable arguments (default: float args)
     """
 
-    def __init__(self, name, mlir, args, diff=None, func="f"):
+    def __init__(self, name, mlir, args, diff=None, func="f", first=()):
         self.name = name
+        # Functions whose VJP must be generated before `func` exists
+        # (second order: func="f_vjp", first=["f"]).
+        self.first = list(first)
         self.mlir = mlir
         # np.ascontiguousarray would turn a 0-d array into 1-d.
         self.args = [np.array(a, order="C") for a in args]
@@ -113,9 +119,9 @@ def run_cases(cases, modes=("vjp", "jvp"), seed=0, out=sys.stdout):
     for case in cases:
         rng = np.random.default_rng(seed)
         try:
-            module = tad.compile(case.mlir, vjp=[case.func] if "vjp" in modes
-                                 else [], jvp=[case.func] if "jvp" in modes
-                                 else [])
+            vjp = case.first + ([case.func] if "vjp" in modes else [])
+            jvp = [case.func] if "jvp" in modes else []
+            module = tad.compile(case.mlir, vjp=vjp, jvp=jvp)
         except tad.CompileError as e:
             for mode in modes:
                 print("FAIL %s %s: compile error\n%s" % (case.name, mode, e),

@@ -229,6 +229,14 @@ def main(argv):
     if "--list" in argv:
         print("\n".join(covered_ops()))
         return 0
+    if "--check-coverage" in argv:
+        # Every op defined in TadOps.td must appear in the matrix.
+        import re
+        td = open(argv[argv.index("--check-coverage") + 1]).read()
+        defined = set(re.findall(r'def Tad_\w+ : Tad_\w+<"([\w.]+)"', td))
+        missing = sorted(defined - set(covered_ops()))
+        print("ops without numeric checks: %s" % (", ".join(missing) or "none"))
+        return 1 if missing else 0
     families = [a for a in argv if not a.startswith("-")] or list(FAMILIES)
     failures = 0
     total = 0
