@@ -1,1 +1,112 @@
-// placeholder, filled in by its owner
+//===- Linker.cpp - object + runtime archive -> shared object -------------===//
+#include "compiler/Linker.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// The functions of runtime/include/tad/runtime.h that every module exports.
+static constexpr StringLiteral kRuntimeExports[] = {
+    "tad_module_info", "tad_last_error", "tad_dtype_name", "tad_dtype_size"};
+
+FailureOr<std::string> tad::findRuntimeLibrary(MLIRContext *context,
+                                               const char *argv0,
+                                               void *mainAddress,
+                                               StringRef overridePath) {
+  SmallString<256> path;
+  if (!overridePath.empty()) {
+    path = overridePath;
+  } else {
+    std::string executable =
+        llvm::sys::fs::getMainExecutable(argv0, mainAddress);
+    path = llvm::sys::path::parent_path(executable);
+    llvm::sys::path::append(path, "..", "lib", "libtad_runtime.a");
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  }
+  if (!llvm::sys::fs::is_regular_file(path))
+    return emitError(UnknownLoc::get(context))
+           << "tad runtime library '" << path
+           << "' not found (build the 'tad_runtime' target or pass "
+              "--runtime-lib=PATH)";
+  return std::string(path);
+}
+
+/// The C compiler driver used as linker.
+static FailureOr<std::string> findLinkerDriver(MLIRContext *context) {
+  for (StringRef name : {"cc", "clang-22", "clang", "gcc"})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
+      return *path;
+  return emitError(UnknownLoc::get(context))
+         << "no C compiler driver (cc, clang-22, clang or gcc) found in PATH "
+            "to link the shared object";
+}
+
+LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
+                                    StringRef runtimeLibrary,
+                                    ArrayRef<std::string> entryPoints,
+                                    StringRef outputPath) {
+  FailureOr<std::string> driver = findLinkerDriver(context);
+  if (failed(driver))
+    return failure();
+
+  // Version script: entry points and the runtime API are global, the rest
+  // (the runtime's internals, libm helpers) stays local.
+  SmallString<128> versionScript;
+  int fd;
+  if (std::error_code error = llvm::sys::fs::createTemporaryFile(
+          "tad-exports", "map", fd, versionScript))
+    return emitError(UnknownLoc::get(context))
+           << "cannot create a temporary file: " << error.message();
+  llvm::FileRemover removeVersionScript(versionScript);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << "{\n  global:\n";
+    for (const std::string &name : entryPoints)
+      os << "    " << name << ";\n";
+    for (StringRef name : kRuntimeExports)
+      os << "    " << name << ";\n";
+    os << "  local: *;\n};\n";
+    if (os.has_error())
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << versionScript << "'";
+  }
+
+  // The object references __tad_check_call, whose archive member pulls in
+  // the runtime's exported API (runtime/src/runtime_internal.h).
+  std::string versionScriptFlag = ("-Wl,--version-script=" + versionScript).str();
+  SmallVector<StringRef> args = {*driver,
+                                 "-shared",
+                                 "-o",
+                                 outputPath,
+                                 objectPath,
+                                 runtimeLibrary,
+                                 "-lm",
+                                 "-Wl,--no-undefined",
+                                 "-Wl,-z,noexecstack",
+                                 versionScriptFlag};
+  std::string errorMessage;
+  int status = llvm::sys::ExecuteAndWait(*driver, args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &errorMessage);
+  if (status != 0) {
+    std::string command;
+    llvm::raw_string_ostream os(command);
+    llvm::interleave(args, os, " ");
+    InFlightDiagnostic diag = emitError(UnknownLoc::get(context))
+                              << "linking '" << outputPath << "' failed";
+    if (!errorMessage.empty())
+      diag << ": " << errorMessage;
+    else
+      diag << " (exit code " << status << ")";
+    diag.attachNote() << "command: " << command;
+    return failure();
+  }
+  return success();
+}

@@ -1,1 +1,133 @@
-// placeholder, filled in by its owner
+//===- Pipeline.cpp - tad's pass pipelines --------------------------------===//
+//
+// See Pipeline.h and docs/architecture.md ("Lowering"). The stages are
+// built from upstream passes plus tad-record-abi, tad-lower-copies and
+// tad-export-abi; hooks mark where tiling and vectorization will go
+// (docs/architecture.md, "Code generation").
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+static void addCleanups(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Hook: optimizations on linalg on tensors, before bufferization. Tiling,
+/// packing and vectorization (shared/reference/cpu-matmul-recipe.md) go here.
+static void addTensorOptimizations(OpPassManager &pm,
+                                   const tad::CpuPipelineOptions &options) {
+  if (options.optLevel == 0)
+    return;
+  // Fuses producer/consumer elementwise linalg ops: fewer temporaries.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  addCleanups(pm);
+}
+
+/// Hook: optimizations on buffers, before the lowering to loops (hoisting of
+/// vector transfers once vectorization exists).
+static void addBufferOptimizations(OpPassManager &pm,
+                                   const tad::CpuPipelineOptions &options) {
+  (void)pm;
+  (void)options;
+}
+
+void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(tad::createConvertTadToLinalgPass());
+  addCleanups(pm);
+}
+
+void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                    const CpuPipelineOptions &options) {
+  // The C boundary: record the tensor signature of each public function
+  // before bufferization changes it. Then everything private is inlined and
+  // dropped: one function per entry point.
+  pm.addPass(tad::createTadRecordABIPass());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  addCleanups(pm);
+  addTensorOptimizations(pm, options);
+
+  // Bufferization: identity layouts at function boundaries (static shapes
+  // become bare pointers below), results written into caller-provided
+  // out-parameters, temporaries freed before returning.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.unknownTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addCleanups(pm);
+  bufferization::buildBufferDeallocationPipeline(pm);
+  addCleanups(pm);
+  addBufferOptimizations(pm, options);
+
+  // Loops.
+  pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  if (options.optLevel > 0) {
+    pm.addPass(createLoopInvariantCodeMotionPass());
+    addCleanups(pm);
+  }
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // LLVM dialect. Math ops become LLVM intrinsics where LLVM has them (the
+  // backend calls libm for those it cannot expand) and libm calls otherwise.
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(memref::createExpandOpsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCleanups(pm);
+
+  // Entry points, metadata, internal linkage for the rest.
+  pm.addPass(tad::createTadExportABIPass());
+}
+
+void tad::buildTadToLLVMPipeline(OpPassManager &pm,
+                                 const CpuPipelineOptions &options) {
+  buildTadToLinalgPipeline(pm);
+  buildLinalgToLLVMPipeline(pm, options);
+}
+
+void tad::registerTadPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "tad-cpu-pipeline",
+      "Lower the tad dialect (or linalg on tensors) to the LLVM dialect with "
+      "the tad C ABI",
+      buildTadToLLVMPipeline);
+}

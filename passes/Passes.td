@@ -69,4 +69,33 @@ def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TadRecordABIPass : Pass<"tad-record-abi", "::mlir::ModuleOp"> {
+  let summary = "Record the tensor signature of each exported function (tad.abi)";
+  let description = [{
+    Runs on linalg on tensors, before bufferization. Every public
+    `func.func` with a body is exported through the tad C ABI; this pass
+    checks that its signature fits the ABI (a C identifier as name, ranked
+    tensors of static shape with element type f32, f64, i64, i32 or i1) and
+    records it as `tad.abi = {args = [...], results = [...]}`, which the
+    lowering to LLVM carries along and `tad-export-abi` consumes. Arguments
+    are caller-owned and read-only at the C boundary, so it also marks them
+    `bufferization.writable = false`: bufferization then never writes into
+    an argument's buffer.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TadLowerCopiesPass : Pass<"tad-lower-copies", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite strided memref.copy into linalg.copy";
+  let description = [{
+    Bufferization copies into subviews (`tensor.insert_slice`, `concat`,
+    `pad`) with `memref.copy`. The LLVM lowering turns a copy between
+    non-contiguous memrefs into a call to `memrefCopy` from MLIR's C runner
+    utilities, which tad's shared objects do not link. This pass rewrites
+    those copies (and only those: contiguous ones stay a `memcpy`) into
+    `linalg.copy`, which lowers to loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // TAD_PASSES

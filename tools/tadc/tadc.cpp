@@ -1,1 +1,448 @@
-int main() { return 0; } // placeholder, filled in by its owner
+//===- tadc.cpp - the tad compiler driver ---------------------------------===//
+//
+//   tadc INPUT.mlir [-o OUT] [--vjp=f,g] [--jvp=f] [--rules=FILE]...
+//        [--target=cpu|cuda] [--emit=mlir|linalg|llvm-mlir|llvm|obj|so|header]
+//        [-O0|-O1|-O2|-O3] [--runtime-lib=PATH]
+//
+// plus MLIR's context, pass manager, timing and printing options
+// (--mlir-timing, --mlir-print-ir-after-all, ...). Reads a module in the tad
+// dialect (or plain func/linalg/tensor/arith/math), differentiates the
+// requested functions, lowers to the LLVM dialect (compiler/Pipeline.h), and
+// writes the result of the requested stage. Errors are diagnostics on stderr
+// with exit code 1; no output file is left behind (outputs are written to a
+// temporary next to the destination and renamed on success).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/HeaderGen.h"
+#include "compiler/Linker.h"
+#include "compiler/ObjectEmitter.h"
+#include "compiler/Pipeline.h"
+#include "dialects/Tad/TadDialect.h"
+#include "passes/ABI.h"
+#include "passes/Passes.h"
+
+// The rule loader (compiler/rules) is installed when that library provides
+// it; until then the differentiation passes report that no loader exists.
+#if __has_include("compiler/rules/RuleSet.h")
+#include "compiler/rules/RuleSet.h"
+#define TAD_HAVE_RULE_LOADER 1
+#endif
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Target { CPU, CUDA };
+enum class Emit { MLIR, Linalg, LLVMDialect, LLVMIR, Object, SharedObject, Header };
+} // namespace
+
+static cl::OptionCategory tadcCategory("tadc options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::init("-"),
+                                          cl::value_desc("filename"),
+                                          cl::cat(tadcCategory));
+
+static cl::opt<std::string>
+    outputFilename("o",
+                   cl::desc("Output file (default: input stem + the "
+                            "extension of --emit; '-' for stdout)"),
+                   cl::value_desc("filename"), cl::cat(tadcCategory));
+
+static cl::list<std::string>
+    vjpFunctions("vjp", cl::desc("Generate reverse-mode derivatives @f_vjp"),
+                 cl::CommaSeparated, cl::value_desc("f,g"),
+                 cl::cat(tadcCategory));
+
+static cl::list<std::string>
+    jvpFunctions("jvp", cl::desc("Generate forward-mode derivatives @f_jvp"),
+                 cl::CommaSeparated, cl::value_desc("f,g"),
+                 cl::cat(tadcCategory));
+
+static cl::list<std::string>
+    ruleFiles("rules",
+              cl::desc("Derivative rule file adding or overriding rules"),
+              cl::value_desc("file.yaml"), cl::cat(tadcCategory));
+
+static cl::opt<Target>
+    target("target", cl::desc("Code generation target"), cl::init(Target::CPU),
+           cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
+                      clEnumValN(Target::CUDA, "cuda", "NVIDIA GPUs (PTX)")),
+           cl::cat(tadcCategory));
+
+static cl::opt<Emit> emit(
+    "emit", cl::desc("What to write"), cl::init(Emit::SharedObject),
+    cl::values(
+        clEnumValN(Emit::MLIR, "mlir", "the tad dialect after differentiation"),
+        clEnumValN(Emit::Linalg, "linalg", "linalg on tensors"),
+        clEnumValN(Emit::LLVMDialect, "llvm-mlir",
+                   "the LLVM dialect with the C ABI entry points"),
+        clEnumValN(Emit::LLVMIR, "llvm", "optimized LLVM IR for the host"),
+        clEnumValN(Emit::Object, "obj", "an object file"),
+        clEnumValN(Emit::SharedObject, "so", "a shared object (default)"),
+        clEnumValN(Emit::Header, "header", "a C header for the module")),
+    cl::cat(tadcCategory));
+
+static cl::opt<unsigned>
+    optLevel("O", cl::desc("Optimization level (-O0 to -O3, default -O2)"),
+             cl::Prefix, cl::init(2), cl::value_desc("level"),
+             cl::cat(tadcCategory));
+
+static cl::opt<std::string> runtimeLib(
+    "runtime-lib",
+    cl::desc("The runtime archive to link (default: "
+             "<tadc directory>/../lib/libtad_runtime.a)"),
+    cl::value_desc("path"), cl::cat(tadcCategory));
+
+static void installRuleLoader() {
+#ifdef TAD_HAVE_RULE_LOADER
+  tad::registerDefaultRuleLoader();
+#endif
+}
+
+/// The file extension of each kind of output.
+static StringRef getExtension(Emit kind) {
+  switch (kind) {
+  case Emit::MLIR:
+    return ".tad.mlir";
+  case Emit::Linalg:
+    return ".linalg.mlir";
+  case Emit::LLVMDialect:
+    return ".llvm.mlir";
+  case Emit::LLVMIR:
+    return ".ll";
+  case Emit::Object:
+    return ".o";
+  case Emit::SharedObject:
+    return ".so";
+  case Emit::Header:
+    return ".h";
+  }
+  llvm_unreachable("unknown emit kind");
+}
+
+static bool isTextual(Emit kind) {
+  return kind != Emit::Object && kind != Emit::SharedObject;
+}
+
+/// The output path: -o, else the input's stem with the extension of `kind`
+/// next to the input ("-" for textual output of stdin input, "a.o"/"a.so"
+/// for binary output of stdin input).
+static std::string getOutputPath(Emit kind) {
+  if (!outputFilename.empty())
+    return outputFilename;
+  if (inputFilename == "-")
+    return isTextual(kind) ? "-" : ("a" + getExtension(kind)).str();
+  SmallString<256> path(inputFilename);
+  llvm::sys::path::replace_extension(path, "");
+  path += getExtension(kind);
+  return std::string(path);
+}
+
+namespace {
+/// An output file written in full or not at all: a temporary next to the
+/// destination, renamed over it by commit(), removed otherwise.
+class AtomicOutput {
+public:
+  /// Creates the temporary; reports an error if the destination's
+  /// directory is not writable.
+  static FailureOr<std::unique_ptr<AtomicOutput>> create(MLIRContext *context,
+                                                         StringRef path) {
+    auto output = std::unique_ptr<AtomicOutput>(new AtomicOutput(path));
+    int fd;
+    SmallString<256> model(path);
+    model += ".tmp-%%%%%%";
+    if (std::error_code error =
+            llvm::sys::fs::createUniqueFile(model, fd, output->tempPath))
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << path << "': " << error.message();
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    output->remover.setFile(output->tempPath);
+    return output;
+  }
+
+  StringRef getTempPath() const { return tempPath; }
+
+  /// Renames the temporary over the destination.
+  LogicalResult commit(MLIRContext *context) {
+    if (std::error_code error = llvm::sys::fs::rename(tempPath, path))
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << path << "': " << error.message();
+    remover.releaseFile();
+    return success();
+  }
+
+private:
+  explicit AtomicOutput(StringRef path) : path(path) {}
+
+  std::string path;
+  SmallString<256> tempPath;
+  llvm::FileRemover remover;
+};
+} // namespace
+
+/// Writes `path` ("-": stdout) with `write`, atomically.
+static LogicalResult
+writeOutput(MLIRContext *context, StringRef path,
+            function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
+  if (path == "-") {
+    if (failed(write(llvm::outs())))
+      return failure();
+    llvm::outs().flush();
+    return success();
+  }
+  FailureOr<std::unique_ptr<AtomicOutput>> output =
+      AtomicOutput::create(context, path);
+  if (failed(output))
+    return failure();
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream os((*output)->getTempPath(), error);
+    if (error)
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << path << "': " << error.message();
+    if (failed(write(os)))
+      return failure();
+    os.close();
+    if (os.has_error())
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << path << "': " << os.error().message();
+  }
+  return (*output)->commit(context);
+}
+
+/// The names of the functions that tad-export-abi turned into entry points.
+static SmallVector<std::string> getEntryPoints(ModuleOp module) {
+  SmallVector<std::string> names;
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (fn.getName().starts_with(tad::abi::kImplPrefix))
+      names.push_back(fn.getName().drop_front(tad::abi::kImplPrefix.size()).str());
+  return names;
+}
+
+static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                             TimingScope &timing, const char *argv0) {
+  if (target == Target::CUDA)
+    return emitError(UnknownLoc::get(&context))
+           << "--target=cuda is not supported yet; use --target=cpu";
+  if (optLevel > 3)
+    return emitError(UnknownLoc::get(&context))
+           << "invalid optimization level -O" << optLevel.getValue()
+           << "; expected -O0, -O1, -O2 or -O3";
+  std::string outputPath = getOutputPath(emit);
+  if (outputPath != "-" && inputFilename != "-" &&
+      llvm::sys::fs::equivalent(inputFilename, outputPath))
+    return emitError(UnknownLoc::get(&context))
+           << "output '" << outputPath << "' would overwrite the input";
+  if (outputPath == "-" && !isTextual(emit))
+    return emitError(UnknownLoc::get(&context))
+           << "--emit=" << (emit == Emit::Object ? "obj" : "so")
+           << " cannot write to stdout; use -o FILE";
+
+  // The runtime archive is needed only to link, but a missing one is
+  // better reported before compiling.
+  std::string runtimeArchive;
+  if (emit == Emit::SharedObject) {
+    FailureOr<std::string> found = tad::findRuntimeLibrary(
+        &context, argv0, reinterpret_cast<void *>(&installRuleLoader),
+        runtimeLib);
+    if (failed(found))
+      return failure();
+    runtimeArchive = *found;
+  }
+
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parseTiming = timing.nest("Parse");
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return failure();
+  }
+
+  // MLIR passes up to the requested stage.
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  pm.enableTiming(timing);
+  if (!vjpFunctions.empty()) {
+    tad::TadVJPPassOptions options;
+    options.functions.assign(vjpFunctions.begin(), vjpFunctions.end());
+    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    pm.addPass(tad::createTadVJPPass(options));
+  }
+  if (!jvpFunctions.empty()) {
+    tad::TadJVPPassOptions options;
+    options.functions.assign(jvpFunctions.begin(), jvpFunctions.end());
+    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    pm.addPass(tad::createTadJVPPass(options));
+  }
+  tad::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.optLevel = optLevel;
+  switch (emit) {
+  case Emit::MLIR:
+    break;
+  case Emit::Linalg:
+    tad::buildTadToLinalgPipeline(pm);
+    break;
+  case Emit::Header:
+    tad::buildTadToLinalgPipeline(pm);
+    pm.addPass(tad::createTadRecordABIPass());
+    break;
+  default:
+    tad::buildTadToLLVMPipeline(pm, pipelineOptions);
+    break;
+  }
+  if (failed(pm.run(*module)))
+    return failure();
+
+  switch (emit) {
+  case Emit::MLIR:
+  case Emit::Linalg:
+  case Emit::LLVMDialect:
+    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+      module->print(os);
+      return success();
+    });
+  case Emit::Header:
+    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+      StringRef stem = outputPath == "-"
+                           ? llvm::sys::path::stem(inputFilename.getValue())
+                           : llvm::sys::path::stem(outputPath);
+      return tad::emitCHeader(*module, stem == "-" ? "module" : stem, os);
+    });
+  default:
+    break;
+  }
+
+  // LLVM IR and machine code.
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      tad::createHostTargetMachine(&context, optLevel);
+  if (failed(machine))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    TimingScope llvmTiming = timing.nest("LLVM IR translation and opt");
+    FailureOr<std::unique_ptr<llvm::Module>> translated =
+        tad::translateAndOptimize(*module, llvmContext, **machine, optLevel);
+    if (failed(translated))
+      return failure();
+    llvmModule = std::move(*translated);
+  }
+  if (emit == Emit::LLVMIR)
+    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+      llvmModule->print(os, nullptr);
+      return success();
+    });
+
+  auto writeObject = [&](llvm::raw_pwrite_stream &os) {
+    TimingScope codegenTiming = timing.nest("LLVM code generation");
+    return tad::emitObjectFile(&context, *llvmModule, **machine, os);
+  };
+  if (emit == Emit::Object)
+    return writeOutput(&context, outputPath, writeObject);
+
+  // Shared object: the object in a temporary file, linked into a temporary
+  // next to the destination, renamed on success.
+  SmallString<256> objectPath;
+  int fd;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("tad", "o", fd, objectPath))
+    return emitError(UnknownLoc::get(&context))
+           << "cannot create a temporary file: " << error.message();
+  llvm::FileRemover removeObject(objectPath);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (failed(writeObject(os)))
+      return failure();
+    os.close();
+    if (os.has_error())
+      return emitError(UnknownLoc::get(&context))
+             << "cannot write '" << objectPath << "'";
+  }
+  FailureOr<std::unique_ptr<AtomicOutput>> output =
+      AtomicOutput::create(&context, outputPath);
+  if (failed(output))
+    return failure();
+  {
+    TimingScope linkTiming = timing.nest("Link");
+    if (failed(tad::linkSharedObject(&context, objectPath, runtimeArchive,
+                                     getEntryPoints(*module),
+                                     (*output)->getTempPath())))
+      return failure();
+  }
+  return (*output)->commit(&context);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  cl::ParseCommandLineOptions(argc, argv, "tad compiler\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<tad::TadDialect>();
+  MLIRContext context(registry);
+  installRuleLoader();
+
+  // Diagnostics with file:line:col; count errors so that a failure without
+  // any diagnostic still says something.
+  llvm::SourceMgr sourceMgr;
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::WithColor::error(llvm::errs(), "tadc") << errorMessage << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context);
+  unsigned numErrors = 0;
+  ScopedDiagnosticHandler countErrors(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      ++numErrors;
+    return failure(); // Let the SourceMgr handler print it.
+  });
+
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
+  if (failed(compile(context, sourceMgr, timing, argv[0]))) {
+    if (numErrors == 0)
+      llvm::WithColor::error(llvm::errs(), "tadc") << "compilation failed\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,52 @@
+//===- Pipeline.h - tad's pass pipelines -------------------------*- C++ -*-===//
+//
+// The CPU pipeline, from the tad dialect (after differentiation) to the LLVM
+// dialect with the tad C ABI, in stages that tadc's `--emit` stops after:
+//
+//   tad dialect --[buildTadToLinalgPipeline]--> linalg on tensors
+//     --[buildLinalgToLLVMPipeline]--> LLVM dialect (entry points, metadata)
+//
+// docs/architecture.md ("Lowering") describes every step.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_COMPILER_PIPELINE_H
+#define TAD_COMPILER_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tad {
+
+/// Options of the CPU pipeline (also `tad-cpu-pipeline{...}` in tad-opt).
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level 0-3 (tadc -O): at 0 only what "
+                     "correctness needs, from 1 elementwise fusion on tensors "
+                     "and loop cleanups"),
+      llvm::cl::init(2)};
+};
+
+/// tad dialect -> linalg, tensor, arith and math on tensors.
+void buildTadToLinalgPipeline(OpPassManager &pm);
+
+/// linalg on tensors -> LLVM dialect: records the C ABI signatures, inlines
+/// private functions, bufferizes with results as out-parameters, frees
+/// temporaries, lowers to loops and to LLVM (bare-pointer calling
+/// convention) and wraps exported functions in the C ABI.
+void buildLinalgToLLVMPipeline(OpPassManager &pm,
+                               const CpuPipelineOptions &options);
+
+/// The whole CPU pipeline: buildTadToLinalgPipeline, then
+/// buildLinalgToLLVMPipeline. Differentiation (tad-vjp, tad-jvp) comes
+/// before it.
+void buildTadToLLVMPipeline(OpPassManager &pm,
+                            const CpuPipelineOptions &options);
+
+/// Registers `tad-cpu-pipeline` (buildTadToLLVMPipeline) for tad-opt and
+/// `--pass-pipeline` strings.
+void registerTadPipelines();
+
+} // namespace mlir::tad
+
+#endif // TAD_COMPILER_PIPELINE_H
