@@ -80,6 +80,11 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   addCleanups(pm);
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Lowering `bufferization.dealloc` may create a private helper function
+  // with dynamically shaped memref arguments, which the bare-pointer calling
+  // convention cannot express: inline it and drop it.
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   addCleanups(pm);
   addBufferOptimizations(pm, options);
 

@@ -92,7 +92,8 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
   // Primal arguments keep their attributes (tad.nondiff), so derivatives of
   // derivatives respect them.
   for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)
-    func.setArgAttrs(i, primal.getArgAttrs(i));
+    if (DictionaryAttr attrs = primal.getArgAttrDict(i))
+      func.setArgAttrs(i, attrs);
   symbols.insert(func);
   func.addEntryBlock();
   return func;

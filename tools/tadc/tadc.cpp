@@ -290,13 +290,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   pm.enableTiming(timing);
-  if (!vjpFunctions.empty()) {
+  // Differentiation always runs: besides the --vjp/--jvp functions, a
+  // program can ask for a derivative by declaring it (`func.func private
+  // @f_vjp(...)`) and calling it, as a training step does.
+  {
     tad::TadVJPPassOptions options;
     options.functions.assign(vjpFunctions.begin(), vjpFunctions.end());
     options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
     pm.addPass(tad::createTadVJPPass(options));
   }
-  if (!jvpFunctions.empty()) {
+  {
     tad::TadJVPPassOptions options;
     options.functions.assign(jvpFunctions.begin(), jvpFunctions.end());
     options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
