@@ -156,6 +156,9 @@ struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
         FunctionType::get(&getContext(), inputs, results));
     if (failed(vjp))
       return failure();
+    // Asked for by name: exported, even if the program declared it private.
+    if (llvm::is_contained(functions, primal.getSymName().str()))
+      vjp->setPublic();
 
     // Primal sweep: clone the body.
     Block &entry = vjp->getBody().front();
