@@ -37,7 +37,7 @@ func.func @int_arg(%x: tensor<3xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
 // An argument marked tad.nondiff gets no gradient, and nothing is computed
 // for it: the product's gradient for %x is never formed.
 // CHECK-LABEL: func.func @nondiff_vjp
-//  CHECK-SAME:   (%[[X:.*]]: tensor<2x3xf32>, %[[W:.*]]: tensor<3x2xf32>, %[[CT:.*]]: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<3x2xf32>)
+//  CHECK-SAME:   (%[[X:.*]]: tensor<2x3xf32> {tad.nondiff}, %[[W:.*]]: tensor<3x2xf32>, %[[CT:.*]]: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<3x2xf32>)
 //       CHECK:   %[[XT:.*]] = tad.t %[[X]]
 //       CHECK:   %[[GW:.*]] = tad.mm %[[XT]], %[[CT]]
 //   CHECK-NOT:   tad.t %[[W]]
