@@ -33,3 +33,14 @@ llvm_config.add_tool_substitutions(["tad-opt", "tadc"], tool_dirs)
 
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+
+# The numeric and Python tests need Debian's NumPy; without it they are
+# reported unsupported, not passed.
+import subprocess
+
+try:
+    subprocess.run(["/usr/bin/python3", "-c", "import numpy"], check=True,
+                   capture_output=True)
+    config.available_features.add("numpy")
+except (OSError, subprocess.CalledProcessError):
+    pass
