@@ -100,11 +100,11 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
     llvm::raw_string_ostream os(command);
     llvm::interleave(args, os, " ");
     InFlightDiagnostic diag = emitError(UnknownLoc::get(context))
-                              << "linking '" << outputPath << "' failed";
+                              << "cannot link the shared object: ";
     if (!errorMessage.empty())
-      diag << ": " << errorMessage;
+      diag << errorMessage;
     else
-      diag << " (exit code " << status << ")";
+      diag << *driver << " exited with code " << status;
     diag.attachNote() << "command: " << command;
     return failure();
   }

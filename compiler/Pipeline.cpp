@@ -60,6 +60,9 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tad::createTadRecordABIPass());
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  // Elementwise arith/math ops on whole tensors (valid input, but
+  // bufferization only handles them as linalg).
+  pm.addPass(createConvertElementwiseToLinalgPass());
   addCleanups(pm);
   addTensorOptimizations(pm, options);
 

@@ -418,6 +418,12 @@ int main(int argc, char **argv) {
   registry.insert<tad::TadDialect>();
   MLIRContext context(registry);
   installRuleLoader();
+  // An error about a whole function or module would print all of it;
+  // --mlir-print-op-on-diagnostic asks for that explicitly.
+  cl::Option *printOp =
+      cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (!printOp || printOp->getNumOccurrences() == 0)
+    context.printOpOnDiagnostic(false);
 
   // Diagnostics with file:line:col; count errors so that a failure without
   // any diagnostic still says something.
@@ -432,10 +438,29 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context);
   unsigned numErrors = 0;
-  ScopedDiagnosticHandler countErrors(&context, [&](Diagnostic &diag) {
+  ScopedDiagnosticHandler toolDiagnostics(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
       ++numErrors;
-    return failure(); // Let the SourceMgr handler print it.
+    // Errors about the invocation (output files, linking) have no location
+    // in the input: print them as the tool's own.
+    if (!isa<UnknownLoc>(diag.getLocation()))
+      return failure(); // The SourceMgr handler prints it with file:line:col.
+    llvm::raw_ostream &os = llvm::errs();
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      llvm::WithColor::error(os, "tadc");
+      break;
+    case DiagnosticSeverity::Warning:
+      llvm::WithColor::warning(os, "tadc");
+      break;
+    default:
+      llvm::WithColor::note(os, "tadc");
+      break;
+    }
+    os << diag << "\n";
+    for (const Diagnostic &note : diag.getNotes())
+      llvm::WithColor::note(os, "tadc") << note << "\n";
+    return success();
   });
 
   DefaultTimingManager timingManager;

@@ -1,0 +1,13 @@
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+func.func @scalar(%x: f32) -> tensor<2xf16> {
+  %c = arith.constant dense<1.0> : tensor<2xf16>
+  return %c : tensor<2xf16>
+}
+func.func @"not.c"(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+func.func @tad_f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
