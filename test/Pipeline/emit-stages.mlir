@@ -3,6 +3,8 @@
 // RUN: tadc %s --emit=mlir -o - | FileCheck %s --check-prefix=MLIR
 // RUN: tadc %s --emit=linalg -o - | FileCheck %s --check-prefix=LINALG
 // RUN: tadc %s --emit=llvm-mlir -o - | FileCheck %s --check-prefix=LLVMMLIR
+// RUN: tad-opt %s --tad-cpu-pipeline | FileCheck %s --check-prefix=LLVMMLIR
+// RUN: tad-opt %s --tad-cpu-pipeline=opt-level=0 | FileCheck %s --check-prefix=LLVMMLIR
 // RUN: tadc %s --emit=llvm -O0 -o - | FileCheck %s --check-prefix=LLVM0
 // RUN: tadc %s --emit=llvm -O2 -o - | FileCheck %s --check-prefix=LLVM2
 // RUN: tadc %s --emit=obj -o %t/stages.o
