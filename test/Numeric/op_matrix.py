@@ -6,214 +6,30 @@ central differences. Run one family with `op_matrix.py FAMILY`, or all with
 no argument; `--list` prints the ops covered.
 """
 
+import os
 import sys
 
-import numpy as np
-
-from gradcheck import Case, run_cases
+from gradcheck import run_cases
 
 
-def t(shape):
-    return "tensor<%sf64>" % "".join("%dx" % d for d in shape)
+
+def load_families():
+    """Merges FAMILIES from every cases_*.py beside this file, so that op
+    families can be added in files of their own."""
+    import glob
+    import importlib
+    families = {}
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "cases_*.py"))):
+        module = importlib.import_module(os.path.basename(path)[:-3])
+        for name, cases in module.FAMILIES.items():
+            if name in families:
+                raise SystemExit("family %r defined twice" % name)
+            families[name] = cases
+    return families
 
 
-def unary(op, shape, body=None):
-    """@f(x) = op(x)."""
-    return """
-func.func @f(%%x: %(T)s) -> %(T)s {
-  %%0 = tad.%(op)s %%x : %(T)s
-  return %%0 : %(T)s
-}""" % {"op": op, "T": t(shape)}
-
-
-def binary(op, lhs, rhs, out, attrs=""):
-    """@f(x, y) = op(x, y) with broadcasting."""
-    return """
-func.func @f(%%x: %(A)s, %%y: %(B)s) -> %(C)s {
-  %%0 = tad.%(op)s %%x, %%y %(attrs)s : (%(A)s, %(B)s) -> %(C)s
-  return %%0 : %(C)s
-}""" % {"op": op, "A": t(lhs), "B": t(rhs), "C": t(out), "attrs": attrs}
-
-
-def scalar(op, shape, value, attrs=""):
-    """@f(x) = op(x, value)."""
-    return """
-func.func @f(%%x: %(T)s) -> %(T)s {
-  %%0 = tad.%(op)s %%x, %(v)s %(attrs)s : %(T)s
-  return %%0 : %(T)s
-}""" % {"op": op, "T": t(shape), "v": value, "attrs": attrs}
-
-
-def shaped(op, shape, out, attrs=""):
-    """@f(x) = op(x) for ops printed with a functional type."""
-    return """
-func.func @f(%%x: %(A)s) -> %(B)s {
-  %%0 = tad.%(op)s %%x %(attrs)s : (%(A)s) -> %(B)s
-  return %%0 : %(B)s
-}""" % {"op": op, "A": t(shape), "B": t(out), "attrs": attrs}
-
-
-def ternary(op, a, b, c, out, attrs=""):
-    return """
-func.func @f(%%x: %(A)s, %%y: %(B)s, %%z: %(C)s) -> %(D)s {
-  %%0 = tad.%(op)s %%x, %%y, %%z %(attrs)s : (%(A)s, %(B)s, %(C)s) -> %(D)s
-  return %%0 : %(D)s
-}""" % {"op": op, "A": t(a), "B": t(b), "C": t(c), "D": t(out),
-        "attrs": attrs}
-
-
-rng = np.random.default_rng(1234)
-
-
-def normal(*shape):
-    return rng.standard_normal(shape)
-
-
-def positive(*shape):
-    return rng.uniform(0.5, 2.0, shape)
-
-
-def away_from_zero(*shape):
-    """Values with |v| >= 0.1, so kinks (relu, threshold) are not probed."""
-    return rng.uniform(0.1, 1.0, shape) * rng.choice([-1.0, 1.0], shape)
-
-
-FAMILIES = {
-    "arith": [
-        Case("add.Tensor same-shape", binary("add.Tensor", [3, 4], [3, 4], [3, 4]),
-             [normal(3, 4), normal(3, 4)]),
-        Case("add.Tensor broadcast-trailing", binary("add.Tensor", [3, 4], [4], [3, 4]),
-             [normal(3, 4), normal(4)]),
-        Case("add.Tensor broadcast-both", binary("add.Tensor", [3, 1], [1, 4], [3, 4]),
-             [normal(3, 1), normal(1, 4)]),
-        Case("add.Tensor alpha", binary("add.Tensor", [2, 3], [3], [2, 3],
-                                        "{alpha = 2.5 : f64}"),
-             [normal(2, 3), normal(3)]),
-        Case("sub.Tensor alpha broadcast", binary("sub.Tensor", [2, 3], [2, 1], [2, 3],
-                                                  "{alpha = -1.5 : f64}"),
-             [normal(2, 3), normal(2, 1)]),
-        Case("mul.Tensor broadcast", binary("mul.Tensor", [3, 4], [4], [3, 4]),
-             [normal(3, 4), normal(4)]),
-        Case("mul.Tensor rank-0", binary("mul.Tensor", [], [2, 3], [2, 3]),
-             [normal(), normal(2, 3)]),
-        Case("div.Tensor broadcast", binary("div.Tensor", [3, 4], [4], [3, 4]),
-             [normal(3, 4), positive(4)]),
-        Case("div.Tensor same-shape", binary("div.Tensor", [2, 3], [2, 3], [2, 3]),
-             [normal(2, 3), -positive(2, 3)]),
-        Case("add.Scalar", scalar("add.Scalar", [2, 3], "1.5",
-                                  "{alpha = 2.0 : f64}"), [normal(2, 3)]),
-        Case("sub.Scalar", scalar("sub.Scalar", [2, 3], "0.5"), [normal(2, 3)]),
-        Case("rsub.Scalar", scalar("rsub.Scalar", [2, 3], "1.0",
-                                   "{alpha = 3.0 : f64}"), [normal(2, 3)]),
-        Case("mul.Scalar", scalar("mul.Scalar", [4], "-2.5"), [normal(4)]),
-        Case("div.Scalar", scalar("div.Scalar", [4], "4.0"), [normal(4)]),
-    ],
-    "elementwise": [
-        Case("neg", unary("neg", [2, 3]), [normal(2, 3)]),
-        Case("exp", unary("exp", [2, 3]), [normal(2, 3)]),
-        Case("log", unary("log", [2, 3]), [positive(2, 3)]),
-        Case("tanh", unary("tanh", [2, 3]), [normal(2, 3)]),
-        Case("sigmoid", unary("sigmoid", [2, 3]), [normal(2, 3)]),
-        Case("relu", unary("relu", [3, 4]), [away_from_zero(3, 4)]),
-        Case("threshold_backward", """
-func.func @f(%g: tensor<2x3xf64>, %x: tensor<2x3xf64>) -> tensor<2x3xf64> {
-  %0 = tad.threshold_backward %g, %x, 0.25 : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
-  return %0 : tensor<2x3xf64>
-}""",
-             [normal(2, 3), 0.25 + away_from_zero(2, 3)]),
-        Case("tanh_backward", binary("tanh_backward", [2, 3], [2, 3], [2, 3]),
-             [normal(2, 3), normal(2, 3)]),
-        Case("sigmoid_backward broadcast", binary("sigmoid_backward", [3], [2, 3], [2, 3]),
-             [normal(3), normal(2, 3)]),
-    ],
-    "matmul": [
-        Case("mm", binary("mm", [3, 4], [4, 2], [3, 2]), [normal(3, 4), normal(4, 2)]),
-        Case("mm vector-like", binary("mm", [1, 5], [5, 1], [1, 1]),
-             [normal(1, 5), normal(5, 1)]),
-        Case("addmm bias-broadcast", ternary("addmm", [2], [3, 4], [4, 2], [3, 2]),
-             [normal(2), normal(3, 4), normal(4, 2)]),
-        Case("addmm beta-alpha", ternary("addmm", [3, 2], [3, 4], [4, 2], [3, 2],
-                                         "{alpha = 0.5 : f64, beta = 2.0 : f64}"),
-             [normal(3, 2), normal(3, 4), normal(4, 2)]),
-    ],
-    "reduction": [
-        Case("sum", shaped("sum", [2, 3], []), [normal(2, 3)]),
-        Case("sum.dim_IntList dim=1", shaped("sum.dim_IntList", [2, 3, 4], [2, 4],
-                                             "{dim = array<i64: 1>}"),
-             [normal(2, 3, 4)]),
-        Case("sum.dim_IntList keepdim", shaped("sum.dim_IntList", [2, 3, 4], [2, 1, 4],
-                                               "{dim = array<i64: 1>, keepdim = true}"),
-             [normal(2, 3, 4)]),
-        Case("sum.dim_IntList dims=[0,-1]", shaped("sum.dim_IntList", [2, 3, 4], [3],
-                                                   "{dim = array<i64: 0, -1>}"),
-             [normal(2, 3, 4)]),
-        Case("sum.dim_IntList all", shaped("sum.dim_IntList", [2, 3], [],
-                                           "{dim = array<i64>}"), [normal(2, 3)]),
-        Case("mean", shaped("mean", [3, 4], []), [normal(3, 4)]),
-        Case("mean.dim", shaped("mean.dim", [2, 3, 4], [2, 3], "{dim = array<i64: 2>}"),
-             [normal(2, 3, 4)]),
-        Case("mean.dim keepdim", shaped("mean.dim", [2, 3, 4], [1, 3, 1],
-                                        "{dim = array<i64: 0, 2>, keepdim = true}"),
-             [normal(2, 3, 4)]),
-        Case("sum_to_size", shaped("sum_to_size", [2, 3, 4], [3, 1],
-                                   "{size = array<i64: 3, 1>}"), [normal(2, 3, 4)]),
-    ],
-    "shape": [
-        Case("t", shaped("t", [2, 3], [3, 2]), [normal(2, 3)]),
-        Case("t vector", shaped("t", [3], [3]), [normal(3)]),
-        Case("transpose.int", shaped("transpose.int", [2, 3, 4], [4, 3, 2],
-                                     "{dim0 = 0 : i64, dim1 = -1 : i64}"),
-             [normal(2, 3, 4)]),
-        Case("expand", shaped("expand", [3, 1], [2, 3, 4],
-                              "{size = array<i64: 2, -1, 4>}"), [normal(3, 1)]),
-        Case("view", shaped("view", [2, 3, 4], [6, 4], "{size = array<i64: 6, -1>}"),
-             [normal(2, 3, 4)]),
-        Case("reshape", shaped("reshape", [2, 6], [3, 4], "{shape = array<i64: 3, 4>}"),
-             [normal(2, 6)]),
-        Case("unsqueeze", shaped("unsqueeze", [2, 3], [2, 1, 3], "{dim = 1 : i64}"),
-             [normal(2, 3)]),
-        Case("squeeze.dim", shaped("squeeze.dim", [2, 1, 3], [2, 3], "{dim = -2 : i64}"),
-             [normal(2, 1, 3)]),
-    ],
-    "loss": [
-        Case("mse_loss mean", binary("mse_loss", [3, 4], [3, 4], []),
-             [normal(3, 4), normal(3, 4)]),
-        Case("mse_loss sum", binary("mse_loss", [3, 4], [3, 4], [],
-                                    "{reduction = 2 : i64}"),
-             [normal(3, 4), normal(3, 4)]),
-        Case("mse_loss none broadcast", binary("mse_loss", [3, 4], [4], [3, 4],
-                                               "{reduction = 0 : i64}"),
-             [normal(3, 4), normal(4)]),
-        Case("mse_loss_backward mean", ternary("mse_loss_backward", [], [3, 4], [3, 4],
-                                               [3, 4], "{reduction = 1 : i64}"),
-             [normal(), normal(3, 4), normal(3, 4)]),
-        Case("mse_loss_backward none", ternary("mse_loss_backward", [3, 4], [3, 4], [3, 4],
-                                               [3, 4], "{reduction = 0 : i64}"),
-             [normal(3, 4), normal(3, 4), normal(3, 4)]),
-    ],
-    "creation": [
-        # Creation ops are not differentiable; their users still are.
-        Case("full_like", """
-func.func @f(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
-  %c = tad.full_like %x, 2.5 : tensor<2x3xf64>
-  %0 = tad.mul.Tensor %x, %c : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
-  return %0 : tensor<2x3xf64>
-}""", [normal(2, 3)]),
-        Case("zeros_like", """
-func.func @f(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
-  %z = tad.zeros_like %x : tensor<2x3xf64>
-  %0 = tad.add.Tensor %x, %z : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
-  %1 = tad.exp %0 : tensor<2x3xf64>
-  return %1 : tensor<2x3xf64>
-}""", [normal(2, 3)]),
-        Case("constant", """
-func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
-  %c = tad.constant dense<[1.0, -2.0, 0.5]> : tensor<3xf64>
-  %0 = tad.mul.Tensor %x, %c : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
-  return %0 : tensor<3xf64>
-}""", [normal(3)]),
-    ],
-}
+FAMILIES = load_families()
 
 
 def covered_ops():
@@ -232,7 +48,10 @@ def main(argv):
     if "--check-coverage" in argv:
         # Every op defined in TadOps.td must appear in the matrix.
         import re
-        td = open(argv[argv.index("--check-coverage") + 1]).read()
+        path = argv[argv.index("--check-coverage") + 1]
+        files = [os.path.join(path, f) for f in sorted(os.listdir(path))
+                 if f.endswith(".td")] if os.path.isdir(path) else [path]
+        td = "".join(open(f).read() for f in files)
         defined = set(re.findall(r'def Tad_\w+ : Tad_\w+<"([\w.]+)"', td))
         missing = sorted(defined - set(covered_ops()))
         print("ops without numeric checks: %s" % (", ".join(missing) or "none"))
