@@ -41,8 +41,8 @@ LogicalResult tad::emitCHeader(ModuleOp module, StringRef name,
     if (failed(signature))
       return failure();
     if (*signature)
-      entries.push_back({SymbolTable::getSymbolName(&op).getValue(),
-                         std::move(**signature)});
+      entries.push_back(
+          {SymbolTable::getSymbolName(&op).getValue(), std::move(**signature)});
   }
 
   std::string guard = includeGuard(name);

@@ -1,4 +1,5 @@
-//===- HeaderGen.h - C header of a compiled module ---------------*- C++ -*-===//
+//===- HeaderGen.h - C header of a compiled module ---------------*- C++
+//-*-===//
 //
 // `tadc --emit=header` writes a C header declaring the module's entry points
 // (runtime/include/tad/runtime.h), with each function's signature (dtypes

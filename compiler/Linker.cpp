@@ -78,19 +78,18 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
              << "cannot write '" << versionScript << "'";
   }
 
-  // The object references __tad_check_call, whose archive member pulls in
-  // the runtime's exported API (runtime/src/runtime_internal.h).
-  std::string versionScriptFlag = ("-Wl,--version-script=" + versionScript).str();
-  SmallVector<StringRef> args = {*driver,
-                                 "-shared",
-                                 "-o",
-                                 outputPath,
-                                 objectPath,
-                                 runtimeLibrary,
-                                 "-lm",
-                                 "-Wl,--no-undefined",
-                                 "-Wl,-z,noexecstack",
-                                 versionScriptFlag};
+  // Forcing the runtime's API in keeps it there when no entry point
+  // references it (a module without exported functions).
+  std::string versionScriptFlag =
+      ("-Wl,--version-script=" + versionScript).str();
+  SmallVector<std::string> forceExports;
+  for (StringRef name : kRuntimeExports)
+    forceExports.push_back(("-Wl,--undefined=" + name).str());
+  SmallVector<StringRef> args = {*driver, "-shared", "-o", outputPath,
+                                 objectPath};
+  args.append(forceExports.begin(), forceExports.end());
+  args.append({runtimeLibrary, "-lm", "-Wl,--no-undefined",
+               "-Wl,-z,noexecstack", versionScriptFlag});
   std::string errorMessage;
   int status = llvm::sys::ExecuteAndWait(*driver, args, /*Env=*/std::nullopt,
                                          /*Redirects=*/{}, /*SecondsToWait=*/0,

@@ -1,4 +1,5 @@
-//===- Linker.h - object + runtime archive -> shared object ------*- C++ -*-===//
+//===- Linker.h - object + runtime archive -> shared object ------*- C++
+//-*-===//
 //
 // tadc links the object it emitted with the runtime archive
 // (libtad_runtime.a) and libm into a shared object with the system C
@@ -20,8 +21,7 @@ namespace mlir::tad {
 /// `argv0` and `mainAddress` locate the executable. Fails with a diagnostic
 /// if the file does not exist.
 FailureOr<std::string> findRuntimeLibrary(MLIRContext *context,
-                                          const char *argv0,
-                                          void *mainAddress,
+                                          const char *argv0, void *mainAddress,
                                           StringRef overridePath);
 
 /// Links `objectPath` and `runtimeLibrary` into the shared object

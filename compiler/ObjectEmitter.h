@@ -1,4 +1,5 @@
-//===- ObjectEmitter.h - LLVM IR and object files for the host ---*- C++ -*-===//
+//===- ObjectEmitter.h - LLVM IR and object files for the host ---*- C++
+//-*-===//
 //
 // The last in-process steps of tadc: translate the LLVM dialect into LLVM
 // IR for the host (triple, CPU, features, data layout), optimize it with

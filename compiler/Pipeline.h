@@ -1,4 +1,5 @@
-//===- Pipeline.h - tad's pass pipelines -------------------------*- C++ -*-===//
+//===- Pipeline.h - tad's pass pipelines -------------------------*- C++
+//-*-===//
 //
 // The CPU pipeline, from the tad dialect (after differentiation) to the LLVM
 // dialect with the tad C ABI, in stages that tadc's `--emit` stops after:

@@ -1,4 +1,5 @@
-//===- ABI.h - the tad C ABI as seen by the compiler -------------*- C++ -*-===//
+//===- ABI.h - the tad C ABI as seen by the compiler -------------*- C++
+//-*-===//
 //
 // Helpers shared by tad-record-abi, tad-export-abi and the header generator:
 // the `tad.abi` attribute that carries an exported function's tensor
@@ -108,8 +109,8 @@ struct Signature {
 };
 
 /// Builds the `tad.abi` attribute value.
-inline DictionaryAttr buildSignatureAttr(MLIRContext *context,
-                                         TypeRange args, TypeRange results) {
+inline DictionaryAttr buildSignatureAttr(MLIRContext *context, TypeRange args,
+                                         TypeRange results) {
   auto toArray = [&](TypeRange types) {
     SmallVector<Attribute> attrs;
     for (Type type : types)

@@ -135,19 +135,17 @@ TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
       shapes.push_back(nullptr);
       continue;
     }
-    auto shapeType =
-        RankedTensorType::get({tensor.getRank()}, b.getI64Type());
+    auto shapeType = RankedTensorType::get({tensor.getRank()}, b.getI64Type());
     auto arrayType = LLVM::LLVMArrayType::get(types->i64, tensor.getRank());
     auto shape = LLVM::GlobalOp::create(
-        b, loc, arrayType, /*isConstant=*/true,
-        LLVM::Linkage::Internal, (prefix + "_" + Twine(index) + "_shape").str(),
+        b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        (prefix + "_" + Twine(index) + "_shape").str(),
         DenseElementsAttr::get(shapeType, tensor.getShape()));
     symbols->insert(shape);
     shapes.push_back(shape);
   }
 
-  auto tableType =
-      LLVM::LLVMArrayType::get(types->tensorType, tensors.size());
+  auto tableType = LLVM::LLVMArrayType::get(types->tensorType, tensors.size());
   return createConstantGlobal(
       b, loc, prefix, tableType, LLVM::Linkage::Internal,
       [&](OpBuilder &b, Location loc) -> Value {
@@ -240,9 +238,9 @@ void TadExportABIPass::runOnOperation() {
     if (!*signature)
       continue;
     if (fn.isExternal()) {
-      fn.emitError("function '") << fn.getSymName() << "' has a '"
-                                 << tad::abi::kSignatureAttrName
-                                 << "' signature but no body";
+      fn.emitError("function '")
+          << fn.getSymName() << "' has a '" << tad::abi::kSignatureAttrName
+          << "' signature but no body";
       return signalPassFailure();
     }
     // The bare-pointer convention: void f(ptr arg..., ptr result...).
@@ -263,8 +261,8 @@ void TadExportABIPass::runOnOperation() {
     exported.push_back({fn, fn.getSymName().str(), std::move(**signature)});
   }
 
-  for (StringRef reserved : {StringRef(tad::abi::kModuleInfoSymbol),
-                             StringRef("__tad_functions")}) {
+  for (StringRef reserved :
+       {StringRef(tad::abi::kModuleInfoSymbol), StringRef("__tad_functions")}) {
     if (Operation *existing = symbols->lookup(reserved)) {
       existing->emitError("symbol '")
           << reserved << "' is reserved for tad-export-abi (did it run twice?)";
@@ -282,8 +280,7 @@ void TadExportABIPass::runOnOperation() {
     return signalPassFailure();
   }
   if (!checkCall && symbols->lookup(tad::abi::kCheckCallSymbol)) {
-    symbols->lookup(tad::abi::kCheckCallSymbol)
-        ->emitError("symbol '")
+    symbols->lookup(tad::abi::kCheckCallSymbol)->emitError("symbol '")
         << tad::abi::kCheckCallSymbol << "' is reserved for the tad runtime";
     return signalPassFailure();
   }
@@ -296,7 +293,8 @@ void TadExportABIPass::runOnOperation() {
   }
 
   // Rename each implementation out of the way of its entry point.
-  auto noAlias = StringAttr::get(context, LLVM::LLVMDialect::getNoAliasAttrName());
+  auto noAlias =
+      StringAttr::get(context, LLVM::LLVMDialect::getNoAliasAttrName());
   for (ExportedFunction &fn : exported) {
     std::string implName = (tad::abi::kImplPrefix + fn.name).str();
     if (Operation *existing = symbols->lookup(implName)) {
@@ -387,8 +385,8 @@ void TadExportABIPass::runOnOperation() {
         Value info = LLVM::UndefOp::create(init, loc, types->moduleInfo);
         info = insert(init, loc, info,
                       constantI32(init, loc, tad::abi::kAbiVersion), 0);
-        info = insert(init, loc, info, constantI32(init, loc, exported.size()),
-                      1);
+        info =
+            insert(init, loc, info, constantI32(init, loc, exported.size()), 1);
         return insert(init, loc, info, addressOrNull(init, loc, functionTable),
                       2);
       });

@@ -24,8 +24,8 @@ using namespace mlir;
 namespace {
 
 /// Checks that `type`, the `kind` #`index` of `fn`, can cross the C boundary.
-LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind,
-                                unsigned index, Type type) {
+LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
+                                Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return fn.emitError("exported function '")
@@ -50,8 +50,7 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind,
   return success();
 }
 
-struct TadRecordABIPass
-    : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
+struct TadRecordABIPass : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
   void runOnOperation() override {
     bool failed = false;
     for (auto fn : getOperation().getOps<func::FuncOp>()) {

@@ -58,16 +58,22 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class Target { CPU, CUDA };
-enum class Emit { MLIR, Linalg, LLVMDialect, LLVMIR, Object, SharedObject, Header };
+enum class Emit {
+  MLIR,
+  Linalg,
+  LLVMDialect,
+  LLVMIR,
+  Object,
+  SharedObject,
+  Header
+};
 } // namespace
 
 static cl::OptionCategory tadcCategory("tadc options");
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir file>"),
-                                          cl::init("-"),
-                                          cl::value_desc("filename"),
-                                          cl::cat(tadcCategory));
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::init("-"),
+                  cl::value_desc("filename"), cl::cat(tadcCategory));
 
 static cl::opt<std::string>
     outputFilename("o",
@@ -114,11 +120,11 @@ static cl::opt<unsigned>
              cl::Prefix, cl::init(2), cl::value_desc("level"),
              cl::cat(tadcCategory));
 
-static cl::opt<std::string> runtimeLib(
-    "runtime-lib",
-    cl::desc("The runtime archive to link (default: "
-             "<tadc directory>/../lib/libtad_runtime.a)"),
-    cl::value_desc("path"), cl::cat(tadcCategory));
+static cl::opt<std::string>
+    runtimeLib("runtime-lib",
+               cl::desc("The runtime archive to link (default: "
+                        "<tadc directory>/../lib/libtad_runtime.a)"),
+               cl::value_desc("path"), cl::cat(tadcCategory));
 
 static void installRuleLoader() {
 #ifdef TAD_HAVE_RULE_LOADER
@@ -242,7 +248,8 @@ static SmallVector<std::string> getEntryPoints(ModuleOp module) {
   SmallVector<std::string> names;
   for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
     if (fn.getName().starts_with(tad::abi::kImplPrefix))
-      names.push_back(fn.getName().drop_front(tad::abi::kImplPrefix.size()).str());
+      names.push_back(
+          fn.getName().drop_front(tad::abi::kImplPrefix.size()).str());
   return names;
 }
 
