@@ -6,13 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "passes/Passes.h"
-
-#if __has_include("compiler/rules/RuleSet.h")
-#include "compiler/rules/RuleSet.h"
-#define TAD_HAVE_RULE_LOADER 1
-#endif
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -25,9 +21,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tad::registerTadPasses();
   mlir::tad::registerTadPipelines();
-#ifdef TAD_HAVE_RULE_LOADER
   mlir::tad::registerDefaultRuleLoader();
-#endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -17,16 +17,11 @@
 #include "compiler/Linker.h"
 #include "compiler/ObjectEmitter.h"
 #include "compiler/Pipeline.h"
+#include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "passes/ABI.h"
 #include "passes/Passes.h"
 
-// The rule loader (compiler/rules) is installed when that library provides
-// it; until then the differentiation passes report that no loader exists.
-#if __has_include("compiler/rules/RuleSet.h")
-#include "compiler/rules/RuleSet.h"
-#define TAD_HAVE_RULE_LOADER 1
-#endif
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -127,9 +122,7 @@ static cl::opt<std::string>
                cl::value_desc("path"), cl::cat(tadcCategory));
 
 static void installRuleLoader() {
-#ifdef TAD_HAVE_RULE_LOADER
   tad::registerDefaultRuleLoader();
-#endif
 }
 
 /// The file extension of each kind of output.
