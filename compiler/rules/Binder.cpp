@@ -167,8 +167,13 @@ static bool accepts(const SchemaType &type, const FormulaValue &value) {
   if (value.kind == Kind::None)
     return type.isOptional();
   const SchemaType &t = type.stripOptional();
-  if (t.isTensorLike())
-    return !t.isList() && value.isTensorLike();
+  if (t.isTensorLike()) {
+    if (!t.isList())
+      return value.isTensorLike();
+    return value.kind == Kind::Tuple &&
+           llvm::all_of(value.elements,
+                        [](const FormulaValue &e) { return e.isTensorLike(); });
+  }
   if (t.isList()) {
     StringRef elem = t.innermost().base;
     if (elem != "int" && elem != "SymInt")
@@ -232,6 +237,7 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
                                         Location loc) {
   const Schema &schema = callee.schema;
   SmallVector<Value> operands;
+  SmallVector<int32_t> segments;
   SmallVector<NamedAttribute> attributes;
   for (auto [index, arg] : llvm::enumerate(schema.arguments)) {
     bool given = index < args.size();
@@ -239,10 +245,21 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
                          : arg.defaultValue ? parseDefault(arg)
                                             : FormulaValue::none();
     if (arg.type.isTensorLike()) {
-      if (!value.isTensorLike())
+      // One operand for Tensor, none for an absent Tensor?, one per element
+      // for Tensor[].
+      if (arg.type.stripOptional().isList() && value.kind == Kind::Tuple) {
+        for (const FormulaValue &element : value.elements)
+          operands.push_back(materialize(element));
+        segments.push_back(value.elements.size());
+      } else if (value.kind == Kind::None && arg.type.isOptional()) {
+        segments.push_back(0);
+      } else if (value.isTensorLike()) {
+        operands.push_back(materialize(value));
+        segments.push_back(1);
+      } else {
         return emitError(loc) << "argument '" << arg.name << "' of '"
                               << schema.fullName() << "' must be a tensor";
-      operands.push_back(materialize(value));
+      }
       continue;
     }
     Attribute attr = toAttribute(builder, arg.type, value);
@@ -256,6 +273,10 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
                             << "'";
     }
   }
+
+  if (callee.name.hasTrait<OpTrait::AttrSizedOperandSegments>())
+    attributes.push_back(builder.getNamedAttr(
+        "operandSegmentSizes", builder.getDenseI32ArrayAttr(segments)));
 
   auto *inference = callee.name.getInterface<InferTypeOpInterface>();
   if (!inference)
@@ -278,7 +299,10 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
     return emitError(loc) << "formula built an invalid 'tad."
                           << schema.fullName() << "'";
   }
-  if (op->getNumResults() == 1)
+  bool returnsList = llvm::any_of(schema.returns, [](const SchemaReturn &r) {
+    return r.type.isList();
+  });
+  if (op->getNumResults() == 1 && !returnsList)
     return FormulaValue::ofTensor(op->getResult(0));
   std::vector<FormulaValue> results;
   for (Value result : op->getResults())

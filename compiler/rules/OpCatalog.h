@@ -16,14 +16,29 @@
 
 namespace mlir::tad::rules {
 
+/// A run of an op's operands (or results) that one schema argument (or
+/// return) stands for: one for `Tensor`, zero or one for `Tensor?`, any
+/// number for `Tensor[]`.
+struct ValueGroup {
+  unsigned position; // index into schema.arguments (or schema.returns)
+  unsigned start, size;
+};
+
 /// One registered tad op and the schema it implements.
 struct CatalogOp {
   RegisteredOperationName name;
   Schema schema;
-  /// Schema arguments that are tensors, in order: the op's operands.
+  /// Schema arguments that are tensors, in order: the op's operand groups.
   std::vector<unsigned> operandArguments;
 
   bool hasAttribute(llvm::StringRef argName) const;
+
+  /// How `op`'s operands split into the tensor arguments of the schema
+  /// (from `operandSegmentSizes` when the op has it). Fails if the split is
+  /// ambiguous.
+  FailureOr<SmallVector<ValueGroup>> operandGroups(Operation *op) const;
+  /// How `op`'s results split into the schema's returns.
+  FailureOr<SmallVector<ValueGroup>> resultGroups(Operation *op) const;
 };
 
 class OpCatalog {

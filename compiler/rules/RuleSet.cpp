@@ -81,24 +81,65 @@ const RuleEntry *RuleSet::lookup(Operation *op) const {
 // Binding an op
 //===----------------------------------------------------------------------===//
 
-StringRef RuleSet::operandName(const CatalogOp &info, unsigned index) const {
-  return info.schema.arguments[info.operandArguments[index]].name;
+FailureOr<OpLayout> RuleSet::layoutOf(const CatalogOp &info,
+                                     Operation *op) const {
+  FailureOr<SmallVector<ValueGroup>> operands = info.operandGroups(op);
+  FailureOr<SmallVector<ValueGroup>> results = info.resultGroups(op);
+  if (failed(operands) || failed(results))
+    return op->emitOpError("operands and results do not match the schema '")
+           << info.schema.str() << "'";
+  return OpLayout{*operands, *results};
 }
 
-Bindings RuleSet::bindInputs(const CatalogOp &info, Operation *op) const {
-  Bindings bindings;
-  unsigned operand = 0;
-  for (const SchemaArgument &arg : info.schema.arguments) {
-    if (arg.type.isTensorLike()) {
-      bindings[arg.name] = FormulaValue::ofTensor(op->getOperand(operand++));
-      continue;
-    }
-    bindings[arg.name] = Binder::fromAttribute(arg, op->getAttr(arg.name));
+/// The group that value `index` belongs to.
+static const ValueGroup *groupOf(ArrayRef<ValueGroup> groups, unsigned index) {
+  for (const ValueGroup &group : groups)
+    if (index >= group.start && index < group.start + group.size)
+      return &group;
+  return nullptr;
+}
+
+/// A group as a formula value: a tensor, None for an absent `Tensor?`, a
+/// tuple for `Tensor[]`.
+static FormulaValue groupValue(const SchemaType &type, ValueRange values,
+                               const ValueGroup &group,
+                               function_ref<FormulaValue(Value)> wrap) {
+  if (type.stripOptional().isList()) {
+    std::vector<FormulaValue> elements;
+    for (Value value : values.slice(group.start, group.size))
+      elements.push_back(wrap(value));
+    return FormulaValue::tuple(std::move(elements));
   }
+  if (group.size == 0)
+    return FormulaValue::none();
+  return wrap(values[group.start]);
+}
+
+StringRef RuleSet::operandName(const CatalogOp &info, const OpLayout &layout,
+                               unsigned index) const {
+  const ValueGroup *group = groupOf(layout.operands, index);
+  return group ? StringRef(info.schema.arguments[group->position].name)
+               : StringRef();
+}
+
+Bindings RuleSet::bindInputs(const CatalogOp &info, Operation *op,
+                             const OpLayout &layout) const {
+  Bindings bindings;
+  auto asTensor = [](Value v) { return FormulaValue::ofTensor(v); };
+  for (const ValueGroup &group : layout.operands) {
+    const SchemaArgument &arg = info.schema.arguments[group.position];
+    bindings[arg.name] =
+        groupValue(arg.type, op->getOperands(), group, asTensor);
+  }
+  for (const SchemaArgument &arg : info.schema.arguments)
+    if (!arg.type.isTensorLike())
+      bindings[arg.name] = Binder::fromAttribute(arg, op->getAttr(arg.name));
   std::vector<std::string> outputs = info.schema.outputNames();
-  for (auto [index, result] : llvm::enumerate(op->getResults()))
-    if (index < outputs.size())
-      bindings[outputs[index]] = FormulaValue::ofTensor(result);
+  for (const ValueGroup &group : layout.results)
+    if (group.position < outputs.size())
+      bindings[outputs[group.position]] =
+          groupValue(info.schema.returns[group.position].type,
+                     op->getResults(), group, asTensor);
   bindings["retain_variables"] = FormulaValue::boolean(true);
   return bindings;
 }
@@ -117,7 +158,11 @@ bool RuleSet::isDifferentiableOperand(Operation *op, unsigned index) {
   // gradient is actually needed.
   if (!entry)
     return true;
-  const DerivativeKey *key = entry->findBackward(operandName(*info, index));
+  FailureOr<OpLayout> layout = layoutOf(*info, op);
+  if (failed(layout))
+    return false;
+  const DerivativeKey *key =
+      entry->findBackward(operandName(*info, *layout, index));
   return key && key->kind != FormulaKind::NonDifferentiable;
 }
 
@@ -144,40 +189,56 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
   if (!entry)
     return missingRule(op, "reverse-mode (VJP)");
 
-  Bindings bindings = bindInputs(*info, op);
+  FailureOr<OpLayout> layout = layoutOf(*info, op);
+  if (failed(layout))
+    return failure();
+  Bindings bindings = bindInputs(*info, op, *layout);
   std::vector<FormulaValue> grads;
   for (auto [result, cotangent] :
        llvm::zip_equal(op->getResults(), resultCotangents))
     grads.push_back(cotangent ? FormulaValue::ofTensor(cotangent)
                               : FormulaValue::zero(cast<RankedTensorType>(
                                     result.getType())));
-  if (grads.size() == 1)
+  if (grads.size() == 1 && !layout->results.empty() &&
+      !info->schema.returns[layout->results[0].position].type.isList())
     bindings["grad"] = grads[0];
-  for (auto [name, grad] : llvm::zip(info->schema.outputNames(), grads))
-    bindings["grad_" + name] = grad;
+  std::vector<std::string> outputs = info->schema.outputNames();
+  for (const ValueGroup &group : layout->results) {
+    if (group.position >= outputs.size())
+      continue;
+    std::vector<FormulaValue> part(grads.begin() + group.start,
+                                   grads.begin() + group.start + group.size);
+    bindings["grad_" + outputs[group.position]] =
+        info->schema.returns[group.position].type.isList()
+            ? FormulaValue::tuple(part)
+            : part.front();
+  }
   bindings["grads"] = FormulaValue::tuple(grads);
 
-  llvm::StringMap<unsigned> operandIndex;
-  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
-    operandIndex[operandName(*info, i)] = i;
+  llvm::StringMap<const ValueGroup *> groupByName;
+  for (const ValueGroup &group : layout->operands)
+    groupByName[info->schema.arguments[group.position].name] = &group;
+  auto anyWanted = [&](const ValueGroup &group) {
+    for (unsigned i = group.start; i < group.start + group.size; ++i)
+      if (wanted[i])
+        return true;
+    return false;
+  };
 
   SmallVector<Value> contributions(op->getNumOperands());
   Binder binder(b, op->getLoc(), catalog, helpers);
   for (const DerivativeKey &key : entry->backward) {
-    SmallVector<std::optional<unsigned>> indices;
+    SmallVector<const ValueGroup *> keyGroups;
     std::vector<FormulaValue> mask;
-    bool anyWanted = false;
+    bool keyWanted = false;
     for (const std::string &name : key.names) {
-      auto it = operandIndex.find(name);
-      std::optional<unsigned> index;
-      if (it != operandIndex.end())
-        index = it->second;
-      bool want = index && wanted[*index];
-      anyWanted |= want;
-      indices.push_back(index);
+      const ValueGroup *group = groupByName.lookup(name);
+      bool want = group && anyWanted(*group);
+      keyWanted |= want;
+      keyGroups.push_back(group);
       mask.push_back(FormulaValue::boolean(want));
     }
-    if (!anyWanted || key.kind == FormulaKind::NonDifferentiable)
+    if (!keyWanted || key.kind == FormulaKind::NonDifferentiable)
       continue;
     if (key.kind == FormulaKind::NotImplemented) {
       InFlightDiagnostic diag = emitError(key.loc.toLocation(context))
@@ -207,15 +268,35 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
              << " inputs must return a tuple of " << key.names.size()
              << " gradients";
     }
-    for (auto [index, part] : llvm::zip_equal(indices, parts)) {
-      if (!index || !wanted[*index])
+    for (auto [group, part] : llvm::zip_equal(keyGroups, parts)) {
+      if (!group || !anyWanted(*group))
         continue;
-      if (part.kind == Kind::Tensor)
-        contributions[*index] = part.tensor;
-      else if (part.kind != Kind::Zero && part.kind != Kind::None)
+      // A Tensor[] input gets a list of gradients, one per element.
+      bool isList =
+          info->schema.arguments[group->position].type.stripOptional().isList();
+      std::vector<FormulaValue> elements;
+      if (isList && part.kind == Kind::Tuple)
+        elements = part.elements;
+      else if (isList && (part.kind == Kind::None || part.kind == Kind::Zero))
+        continue;
+      else
+        elements.push_back(part);
+      if (elements.size() != group->size)
         return emitError(key.formula.loc.toLocation(context))
-               << "gradient formula returned a " << part.kindName()
-               << ", expected a tensor";
+               << "gradient formula returned " << elements.size()
+               << " values for '" << info->schema.arguments[group->position].name
+               << "', which has " << group->size;
+      for (auto [offset, element] : llvm::enumerate(elements)) {
+        unsigned index = group->start + offset;
+        if (!wanted[index])
+          continue;
+        if (element.kind == Kind::Tensor)
+          contributions[index] = element.tensor;
+        else if (element.kind != Kind::Zero && element.kind != Kind::None)
+          return emitError(key.formula.loc.toLocation(context))
+                 << "gradient formula returned a " << element.kindName()
+                 << ", expected a tensor";
+      }
     }
   }
   return contributions;
@@ -248,22 +329,31 @@ RuleSet::emitJVP(OpBuilder &b, Operation *op, ArrayRef<Value> operandTangents) {
   if (!entry)
     return missingRule(op, "forward-mode (JVP)");
 
-  Bindings bindings = bindInputs(*info, op);
+  FailureOr<OpLayout> layout = layoutOf(*info, op);
+  if (failed(layout))
+    return failure();
+  Bindings bindings = bindInputs(*info, op, *layout);
   SmallVector<FormulaValue> tangents;
   SmallVector<bool> differentiable;
   bool anyTangent = false;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-    StringRef name = operandName(*info, index);
     bool diff = isDifferentiableOperand(op, index);
     Value tangent = diff ? operandTangents[index] : Value();
     anyTangent |= static_cast<bool>(tangent);
-    FormulaValue t = tangent ? FormulaValue::ofTensor(tangent)
-                             : FormulaValue::zero(
-                                   cast<RankedTensorType>(operand.getType()));
-    bindings[(name + "_p").str()] = FormulaValue::ofTensor(operand);
-    bindings[(name + "_t").str()] = t;
-    tangents.push_back(t);
+    tangents.push_back(tangent ? FormulaValue::ofTensor(tangent)
+                               : FormulaValue::zero(cast<RankedTensorType>(
+                                     operand.getType())));
     differentiable.push_back(diff);
+  }
+  for (const ValueGroup &group : layout->operands) {
+    const SchemaArgument &arg = info->schema.arguments[group.position];
+    bindings[arg.name + "_p"] = groupValue(
+        arg.type, op->getOperands(), group,
+        [](Value v) { return FormulaValue::ofTensor(v); });
+    unsigned next = group.start;
+    bindings[arg.name + "_t"] =
+        groupValue(arg.type, op->getOperands(), group,
+                   [&](Value) { return tangents[next++]; });
   }
   SmallVector<Value> resultTangents(op->getNumResults());
   if (!anyTangent)
@@ -311,17 +401,37 @@ RuleSet::emitJVP(OpBuilder &b, Operation *op, ArrayRef<Value> operandTangents) {
       return emitError(key.formula.loc.toLocation(context))
              << "forward formula must return " << key.names.size()
              << " tangents";
+    if (key.kind == FormulaKind::AutoLinear) {
+      for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+        covered[i] = true;
+        if (values[i].kind == Kind::Tensor)
+          resultTangents[i] = values[i].tensor;
+      }
+      continue;
+    }
     for (auto [position, name] : llvm::enumerate(key.names)) {
       auto it = llvm::find(outputs, name);
       if (it == outputs.end())
         continue;
-      unsigned index = it - outputs.begin();
-      // auto_linear yields every result of the re-run op.
-      const FormulaValue &value =
-          key.kind == FormulaKind::AutoLinear ? values[index] : values[position];
-      covered[index] = true;
-      if (value.kind == Kind::Tensor)
-        resultTangents[index] = value.tensor;
+      unsigned returnIndex = it - outputs.begin();
+      const ValueGroup *group = nullptr;
+      for (const ValueGroup &g : layout->results)
+        if (g.position == returnIndex)
+          group = &g;
+      if (!group)
+        continue;
+      const FormulaValue &value = values[position];
+      std::vector<FormulaValue> elements;
+      if (info->schema.returns[returnIndex].type.isList() &&
+          value.kind == Kind::Tuple)
+        elements = value.elements;
+      else
+        elements.push_back(value);
+      for (unsigned i = 0; i < group->size && i < elements.size(); ++i) {
+        covered[group->start + i] = true;
+        if (elements[i].kind == Kind::Tensor)
+          resultTangents[group->start + i] = elements[i].tensor;
+      }
     }
   }
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)

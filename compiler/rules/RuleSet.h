@@ -20,6 +20,11 @@
 
 namespace mlir::tad::rules {
 
+/// The operand and result groups of one op (see CatalogOp::operandGroups).
+struct OpLayout {
+  SmallVector<ValueGroup> operands, results;
+};
+
 class RuleSet : public DerivativeRules {
 public:
   /// The built-in rules plus `extraFiles`, checked against the tad ops.
@@ -46,10 +51,14 @@ private:
   explicit RuleSet(MLIRContext *context, OpCatalog catalog)
       : context(context), catalog(std::move(catalog)) {}
 
-  /// Primal inputs (by schema name) and attributes of `op`.
-  Bindings bindInputs(const CatalogOp &info, Operation *op) const;
+  /// How `op`'s operands and results map onto its schema, or a diagnostic.
+  FailureOr<OpLayout> layoutOf(const CatalogOp &info, Operation *op) const;
+  /// Primal inputs and outputs (by schema name) and attributes of `op`.
+  Bindings bindInputs(const CatalogOp &info, Operation *op,
+                      const OpLayout &layout) const;
   /// The schema argument name of operand `index`.
-  StringRef operandName(const CatalogOp &info, unsigned index) const;
+  StringRef operandName(const CatalogOp &info, const OpLayout &layout,
+                        unsigned index) const;
   /// Reports a missing rule for an op whose derivative is needed.
   InFlightDiagnostic missingRule(Operation *op, StringRef mode) const;
 
