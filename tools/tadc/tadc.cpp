@@ -409,6 +409,15 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
+  // The shared LLVM library registers hundreds of backend options: --help
+  // shows tadc's own and MLIR's (--mlir-*), --help-hidden all of them.
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    bool isTadc = llvm::is_contained(option->Categories, &tadcCategory);
+    if (!isTadc && !entry.first.starts_with("mlir-") &&
+        option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  }
   cl::ParseCommandLineOptions(argc, argv, "tad compiler\n");
 
   DialectRegistry registry;
