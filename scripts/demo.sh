@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The main job: build tad, compile the example MLP's training step
-# (examples/mlp/mlp.mlir: forward, reverse-mode gradient and SGD update in
-# one function) to a shared object with tadc, and train it on the embedded
-# synthetic data set, printing the loss going down.
+# The main job: build tad, then train a PyTorch MLP on scikit-learn's
+# handwritten digits (examples/digits/train.py) with a training step that
+# tadc compiled from it (forward, cross-entropy, reverse-mode gradient and
+# Adam update in one function of a shared object), printing loss and
+# accuracy per epoch and writing out/digits_training.png.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"
 export TADC="${TAD_BUILD_DIR:-$ROOT/build}/bin/tadc"
-echo "==> training examples/mlp with a tadc-compiled training step"
-/usr/bin/python3 "$ROOT/examples/mlp/train.py" "$@"
+echo "==> training examples/digits with a tadc-compiled training step"
+/usr/bin/python3 "$ROOT/examples/digits/train.py" "$@"

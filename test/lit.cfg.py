@@ -44,3 +44,14 @@ try:
     config.available_features.add("numpy")
 except (OSError, subprocess.CalledProcessError):
     pass
+
+# The importer, example and benchmark tests need Debian's torch
+# (python3-torch); the digits demo also python3-sklearn and python3-matplotlib.
+for feature, module in (("torch", "torch"), ("sklearn", "sklearn"),
+                        ("matplotlib", "matplotlib")):
+    try:
+        subprocess.run(["/usr/bin/python3", "-c", f"import {module}"], check=True,
+                       capture_output=True)
+        config.available_features.add(feature)
+    except (OSError, subprocess.CalledProcessError):
+        pass

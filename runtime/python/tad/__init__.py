@@ -22,10 +22,14 @@ from ._abi import OK as STATUS_OK
 from .compiler import CompileError, compile, find_tadc
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
+from .torch_import import TadImportError, UnsupportedOpError, from_torch
+from .train import SGD, Adam, AdamW, TrainStep, compile_train_step
 
 __all__ = [
     "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
     "TadError", "TensorType", "compile", "find_tadc", "load",
     "STATUS_OK", "STATUS_ARG_COUNT", "STATUS_NULL", "STATUS_DTYPE",
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME",
+    "from_torch", "TadImportError", "UnsupportedOpError",
+    "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
 ]

@@ -1,0 +1,704 @@
+"""Importing PyTorch modules into the tad dialect: ``tad.from_torch``.
+
+    import torch, tad
+    text = tad.from_torch(model, (x,))          # MLIR text, function @forward
+    m = tad.compile(text, vjp="forward")
+
+The module is traced at the ATen level with ``make_fx`` (after
+``functionalize``, so in-place ops become their functional forms); the
+module's parameters are lifted to function arguments (inputs first, then
+parameters in ``named_parameters()`` order). Each ATen op
+``aten.<name>.<overload>`` becomes ``tad.<name>.<overload>`` (``tad.<name>``
+for the ``default`` overload), printed in MLIR's generic form: tensor
+arguments are operands (``Tensor?`` None is omitted, ``Tensor[]`` is
+variadic), the other arguments are attributes named as in the schema, and
+result types are those of the traced tensors. An op that tad does not have is
+an ``UnsupportedOpError`` naming the op and the Python source line. The
+decisions (which ops are identities, how constants and buffers are treated)
+are in docs/importer.md.
+"""
+
+import functools
+import os
+import re
+import struct
+import subprocess
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+
+__all__ = ["TadImportError", "UnsupportedOpError", "ImportedFunction",
+           "available_ops", "from_torch", "import_function", "trace"]
+
+
+class TadImportError(RuntimeError):
+    """The importer cannot translate a program faithfully."""
+
+
+class UnsupportedOpError(TadImportError):
+    """A traced ATen op that tad has no op for; ``op`` is its ATen name
+    (``aten.gelu.default``) and ``location`` the user's source line."""
+
+    def __init__(self, message, op=None, location=None):
+        super().__init__(message)
+        self.op = op
+        self.location = location
+
+
+# --------------------------------------------------------------------------
+# The registered tad ops
+# --------------------------------------------------------------------------
+
+class OpInfo(NamedTuple):
+    name: str            # "tad.add.Tensor"
+    schema: str          # ATen schema, "" for non-ATen ops
+    attributes: Tuple[str, ...]
+
+
+def _repo_root() -> str:
+    # runtime/python/tad/torch_import.py -> <repo>
+    return os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+def _parse_ops_doc(text: str) -> Dict[str, OpInfo]:
+    ops = {}
+    for line in text.splitlines():
+        m = re.match(r"^\| `(tad\.[\w.]+)` \| (.*?) \| .*? \| .*? \| (.*) \|\s*$", line)
+        if not m:
+            continue
+        name, schema, attrs = m.groups()
+        schema = schema.strip("`") if schema.startswith("`") else ""
+        ops[name] = OpInfo(name, schema, tuple(re.findall(r"`(\w+)`:", attrs)))
+    return ops
+
+
+@functools.lru_cache(maxsize=None)
+def available_ops() -> Dict[str, OpInfo]:
+    """The ops of the tad dialect: ``{"tad.addmm": OpInfo, ...}``.
+
+    Read from ``tadc --list-ops`` where tadc has it, else from
+    ``$TAD_OPS_DOC`` or the checkout's ``docs/ops.md`` (generated from the
+    dialect's ODS and checked to be current by the test suite).
+    """
+    from .compiler import find_tadc
+    tadc = find_tadc()
+    if os.path.isfile(tadc):
+        try:
+            proc = subprocess.run([tadc, "--list-ops"], capture_output=True,
+                                  text=True, timeout=60)
+            if proc.returncode == 0 and proc.stdout.strip():
+                ops = _parse_ops_doc(proc.stdout) or _parse_op_lines(proc.stdout)
+                if ops:
+                    return ops
+        except (OSError, subprocess.SubprocessError):
+            pass
+    path = os.environ.get("TAD_OPS_DOC") or os.path.join(_repo_root(), "docs", "ops.md")
+    if not os.path.isfile(path):
+        raise TadImportError(f"cannot list tad's ops: no {path} (set TAD_OPS_DOC)")
+    with open(path, encoding="utf-8") as f:
+        return _parse_ops_doc(f.read())
+
+
+def _parse_op_lines(text: str) -> Dict[str, OpInfo]:
+    """``tadc --list-ops`` lines: ``tad.NAME<TAB>SCHEMA<TAB>attr,attr``."""
+    ops = {}
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if not parts[0].startswith("tad."):
+            continue
+        schema = parts[1] if len(parts) > 1 and parts[1] != "-" else ""
+        attrs = tuple(a for a in parts[2].split(",") if a) if len(parts) > 2 else ()
+        ops[parts[0]] = OpInfo(parts[0], schema, attrs)
+    return ops
+
+
+def has_op(name: str) -> bool:
+    return name in available_ops()
+
+
+# --------------------------------------------------------------------------
+# Tracing
+# --------------------------------------------------------------------------
+
+def _torch():
+    import torch  # noqa: F401  (imported lazily: tad works without torch)
+    return torch
+
+
+def trace(fn, example_args: Sequence):
+    """``fn`` traced at the ATen level: a ``torch.fx.GraphModule`` whose
+    nodes carry ``stack_trace``. In-place ops are functionalized."""
+    torch = _torch()
+    from torch.fx.experimental.proxy_tensor import PythonKeyTracer, make_fx
+    try:
+        from functorch import functionalize
+    except ImportError:  # newer torch
+        from torch.func import functionalize
+    saved = PythonKeyTracer.record_stack_traces
+    PythonKeyTracer.record_stack_traces = True
+    try:
+        return make_fx(functionalize(fn))(*example_args)
+    finally:
+        PythonKeyTracer.record_stack_traces = saved
+
+
+_INTERNAL_DIRS = None
+
+
+def _internal_dirs():
+    global _INTERNAL_DIRS
+    if _INTERNAL_DIRS is None:
+        torch = _torch()
+        dirs = [os.path.dirname(torch.__file__), os.path.dirname(__file__)]
+        try:
+            import functorch
+            dirs.append(os.path.dirname(functorch.__file__))
+        except ImportError:
+            pass
+        _INTERNAL_DIRS = [os.path.realpath(d) + os.sep for d in dirs]
+    return _INTERNAL_DIRS
+
+
+def source_location(node) -> Optional[str]:
+    """``file:line: code`` of the innermost user frame that made ``node``."""
+    trace_text = getattr(node, "stack_trace", None) or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)\n(?:    (.*)\n?)?', trace_text)
+    for path, line, func, code in frames:
+        real = os.path.realpath(path)
+        if path.startswith("<") or any(real.startswith(d) for d in _internal_dirs()):
+            continue
+        where = f"{path}:{line}"
+        return f"{where}: {code.strip()}" if code else where
+    return None
+
+
+# --------------------------------------------------------------------------
+# Types and constants
+# --------------------------------------------------------------------------
+
+_DTYPES = None
+
+
+def _dtype_table():
+    global _DTYPES
+    if _DTYPES is None:
+        torch = _torch()
+        _DTYPES = {torch.float32: "f32", torch.float64: "f64",
+                   torch.int64: "i64", torch.int32: "i32", torch.bool: "i1"}
+    return _DTYPES
+
+
+def _element_type(dtype, what) -> str:
+    try:
+        return _dtype_table()[dtype]
+    except KeyError:
+        raise TadImportError(f"{what}: dtype {dtype} is not supported by tad "
+                             "(f32, f64, i64, i32, bool)") from None
+
+
+def tensor_type(t, what="tensor") -> str:
+    dims = "".join(f"{d}x" for d in t.shape)
+    return f"tensor<{dims}{_element_type(t.dtype, what)}>"
+
+
+def format_float(v: float) -> str:
+    """An MLIR float literal (hexadecimal bits for inf and nan)."""
+    v = float(v)
+    if v != v or v in (float("inf"), float("-inf")):
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
+    text = repr(v)
+    if "." not in text:
+        text = text.replace("e", ".0e") if "e" in text else text + ".0"
+    return text
+
+
+def dense_literal(t) -> str:
+    """``dense<...>`` for a tensor's values (raw little-endian hex bytes, so
+    every value including inf and nan round-trips exactly)."""
+    a = t.detach().cpu().contiguous().numpy()
+    if a.dtype == np.bool_:
+        flat = ["true" if b else "false" for b in a.reshape(-1)]
+        if len(set(flat)) == 1 and flat:
+            return f"dense<{flat[0]}>"
+        return "dense<[" + ", ".join(flat) + "]>" if a.ndim == 1 else \
+            "dense<" + _nested(a.tolist()) + ">"
+    a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+    if a.size and np.all(a.reshape(-1) == a.reshape(-1)[0]) and \
+            not np.isnan(a.reshape(-1)[0] if a.dtype.kind == "f" else 0):
+        data = a.reshape(-1)[:1].tobytes()  # splat
+    else:
+        data = a.tobytes()
+    return 'dense<"0x' + data.hex().upper() + '">'
+
+
+def _nested(x) -> str:
+    if isinstance(x, list):
+        return "[" + ", ".join(_nested(e) for e in x) + "]"
+    return "true" if x else "false"
+
+
+# --------------------------------------------------------------------------
+# Mapping ATen ops to tad ops
+# --------------------------------------------------------------------------
+
+#: ATen ops that are identities on values (tad has value semantics: there is
+#: no aliasing, layout or autograd state to preserve).
+IDENTITY_OPS = {
+    "detach.default", "clone.default", "alias.default", "lift_fresh_copy.default",
+    "lift_fresh.default", "contiguous.default", "_to_copy.default",
+    "to.dtype", "to.dtype_layout", "dropout.default",
+}
+#: Identities only when the result has the operand's dtype (else: a cast).
+_SAME_DTYPE_ONLY = {"_to_copy.default", "to.dtype", "to.dtype_layout"}
+
+#: Ops whose value depends on their tensor operands' shapes and dtypes only
+#: (static in tad): folded into constants like input-independent subgraphs.
+DATA_INDEPENDENT_OPS = {
+    "new_zeros.default", "new_ones.default", "new_full.default", "zeros_like.default",
+    "ones_like.default", "full_like.default", "scalar_tensor.default",
+}
+
+#: ATen ops printed as another tad op with the arguments renamed/dropped.
+#: value: (tad op, {aten arg -> tad attribute}, [aten args to drop])
+RENAMED_OPS = {
+    "_unsafe_view.default": ("tad.view", {}, []),
+    "_reshape_alias.default": ("tad.view", {}, ["stride"]),
+}
+
+#: Schema argument types that tad never models as attributes; they must
+#: have their default (None) or, for dtypes, the value the result has anyway.
+_UNMODELED = ("dtype", "layout", "device", "pin_memory", "memory_format",
+              "generator", "non_blocking")
+
+
+def tad_op_name(aten_name: str, overload: str) -> str:
+    return f"tad.{aten_name}" if overload == "default" else f"tad.{aten_name}.{overload}"
+
+
+class _Value(NamedTuple):
+    ref: str      # "%3", "%4#1", "%arg0"
+    type: str     # "tensor<2x3xf32>"
+
+
+class ImportedFunction(NamedTuple):
+    """What ``import_function`` made: ``text`` is the ``func.func``."""
+
+    name: str
+    text: str
+    arg_types: Tuple[str, ...]
+    result_types: Tuple[str, ...]
+    #: indices (into the traced arguments) of buffers updated by the
+    #: function; their new values are the last results, in this order.
+    updated_buffers: Tuple[int, ...]
+
+
+class _Emitter:
+    def __init__(self, gm, example_args, name, nondiff, const_args, arg_names):
+        self.gm = gm
+        self.args = list(example_args)
+        self.name = name
+        self.nondiff = set(nondiff)
+        self.const_args = set(const_args)
+        self.arg_names = arg_names
+        self.lines: List[str] = []
+        self.counter = 0
+        self.env: Dict[object, object] = {}     # node -> concrete value
+        self.const: Dict[object, bool] = {}    # node -> input-independent
+        self.ssa: Dict[object, object] = {}     # node -> _Value or list
+        self.const_cache: Dict[int, _Value] = {}
+        self.ops = available_ops()
+
+    # -- helpers -----------------------------------------------------------
+    def fresh(self) -> str:
+        r = f"%{self.counter}"
+        self.counter += 1
+        return r
+
+    def error(self, node, message, cls=TadImportError, op=None):
+        loc = source_location(node)
+        where = f"\n  at {loc}" if loc else "\n  (no Python source line recorded)"
+        if cls is UnsupportedOpError:
+            raise UnsupportedOpError(message + where, op=op, location=loc)
+        raise cls(message + where)
+
+    def constant(self, value, node=None) -> _Value:
+        torch = _torch()
+        if not isinstance(value, torch.Tensor):
+            raise TadImportError(f"cannot make a constant of {value!r}")
+        key = id(value)
+        if key in self.const_cache:
+            return self.const_cache[key]
+        ty = tensor_type(value, "constant")
+        ref = self.fresh()
+        self.lines.append(f'  {ref} = "tad.constant"() {{value = {dense_literal(value)} : {ty}}}'
+                          f" : () -> {ty}")
+        v = _Value(ref, ty)
+        self.const_cache[key] = v
+        self._keep = getattr(self, "_keep", [])
+        self._keep.append(value)
+        return v
+
+    def value_of(self, node, arg) -> object:
+        """The SSA value(s) of an fx argument (a node or a list of nodes)."""
+        fx = __import__("torch").fx
+        if isinstance(arg, fx.Node):
+            if self.const.get(arg) and arg not in self.ssa:
+                val = self.env[arg]
+                if isinstance(val, (list, tuple)):
+                    return [self.constant(v, node) for v in val]
+                return self.constant(val, node)
+            return self.ssa[arg]
+        if isinstance(arg, (list, tuple)):
+            return [self.value_of(node, a) for a in arg]
+        return arg
+
+    # -- the walk ----------------------------------------------------------
+    def run(self) -> ImportedFunction:
+        torch = _torch()
+        fx = torch.fx
+        graph = self.gm.graph
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(self.args):
+            raise TadImportError("traced graph has %d inputs for %d arguments"
+                                 % (len(placeholders), len(self.args)))
+
+        # Mutations left after functionalization: copy_ into an input.
+        updated = []  # (arg index, node with the new value)
+        for n in list(graph.nodes):
+            if n.op != "call_function" or not hasattr(n.target, "_schema"):
+                continue
+            if n.target._schema.is_mutable:
+                dest = n.args[0] if n.args else None
+                if n.target is torch.ops.aten.copy_.default and dest in placeholders:
+                    idx = placeholders.index(dest)
+                    if idx not in self.const_args:
+                        self.error(n, f"the traced function writes into its input {idx} "
+                                   f"({self.arg_names[idx]}); only buffers may be updated")
+                    updated.append((idx, n.args[1]))
+                    graph.erase_node(n)
+                    continue
+                self.error(n, f"aten.{_op_key(n.target)} mutates "
+                           f"{'a constant' if dest is not None else 'its arguments'}; "
+                           "tad has value semantics and cannot import it",
+                           UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
+        graph.eliminate_dead_code()
+
+        # Evaluate the whole graph once on the example values (types of every
+        # value, and the values of input-independent subgraphs).
+        arg_types = []
+        for i, (n, a) in enumerate(zip(placeholders, self.args)):
+            self.env[n] = a
+            if i in self.const_args and i not in {u for u, _ in updated}:
+                self.const[n] = True
+                continue
+            self.const[n] = False
+            ty = tensor_type(a, f"argument {i} ({self.arg_names[i]})")
+            attr = " {tad.nondiff}" if i in self.nondiff and a.dtype.is_floating_point else ""
+            self.ssa[n] = _Value(f"%arg{len(arg_types)}", ty)
+            arg_types.append(ty + attr)
+
+        result_refs = []
+        for n in graph.nodes:
+            if n.op == "placeholder":
+                continue
+            if n.op == "get_attr":
+                self.env[n] = _fetch_attr(self.gm, n.target)
+                self.const[n] = True
+                continue
+            if n.op == "output":
+                outs = torch.utils._pytree.tree_flatten(n.args[0])[0]
+                for o in outs:
+                    if not isinstance(o, fx.Node):
+                        self.error(n, f"the function returns {o!r}, not a tensor")
+                    v = self.value_of(n, o)
+                    if isinstance(v, list):
+                        self.error(n, "the function returns a list of tensors")
+                    result_refs.append(v)
+                for idx, src in updated:
+                    result_refs.append(self.value_of(n, src))
+                continue
+            assert n.op == "call_function", n.op
+            args = torch.fx.node.map_arg(n.args, lambda a: self.env[a])
+            kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: self.env[a])
+            self.env[n] = n.target(*args, **kwargs)
+            inputs = n.all_input_nodes
+            self.const[n] = all(self.const[i] for i in inputs) or \
+                _op_key_or_none(n.target) in DATA_INDEPENDENT_OPS
+            if self.const[n]:
+                continue
+            self.emit(n)
+
+        lines = []
+        sig = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(arg_types))
+        res_types = [v.type for v in result_refs]
+        res = res_types[0] if len(res_types) == 1 else "(" + ", ".join(res_types) + ")"
+        lines.append(f"func.func @{self.name}({sig}) -> {res} {{")
+        lines += self.lines
+        lines.append("  return " + ", ".join(v.ref for v in result_refs) + " : "
+                     + ", ".join(res_types))
+        lines.append("}")
+        return ImportedFunction(self.name, "\n".join(lines) + "\n",
+                                tuple(t.split(" ")[0] for t in arg_types),
+                                tuple(res_types), tuple(i for i, _ in updated))
+
+    # -- one op ------------------------------------------------------------
+    def emit(self, n):
+        import operator
+        torch = _torch()
+        if n.target is operator.getitem:
+            src = self.value_of(n, n.args[0])
+            self.ssa[n] = src[n.args[1]]
+            return
+        if not hasattr(n.target, "_schema"):
+            self.error(n, f"cannot import the call of {n.target!r}", UnsupportedOpError,
+                       op=str(n.target))
+        key = _op_key(n.target)
+        schema = n.target._schema
+        bound = _bind(schema, n.args, n.kwargs)
+        result = self.env[n]
+
+        if key == "slice.Tensor" and bound.get("step", 1) == 1 and \
+                tuple(self.env[bound["self"]].shape) == tuple(result.shape):
+            self.ssa[n] = self.value_of(n, bound["self"])  # the whole dimension
+            return
+        if key in IDENTITY_OPS:
+            src = bound[schema.arguments[0].name]
+            if key in _SAME_DTYPE_ONLY and self.env[src].dtype != result.dtype:
+                tad_name = tad_op_name(schema.name.split("::")[-1], schema.overload_name or "default")
+                if tad_name not in self.ops:
+                    self.error(n, f"aten.{key} converts {self.env[src].dtype} to "
+                               f"{result.dtype}; tad has no {tad_name}", UnsupportedOpError,
+                               op=f"aten.{key}")
+            elif key == "dropout.default" and bound.get("train") and bound.get("p"):
+                pass  # dropout with p > 0 in training: fall through to the op
+            else:
+                self.ssa[n] = self.value_of(n, src)
+                return
+
+        drop = []
+        renames = {}
+        if key in RENAMED_OPS:
+            tad_name, renames, drop = RENAMED_OPS[key]
+        else:
+            aten_name = schema.name.split("::")[-1]
+            tad_name = tad_op_name(aten_name, schema.overload_name or "default")
+            if tad_name not in self.ops and aten_name.endswith("_copy"):
+                # functionalize's view_copy/expand_copy/...: the view itself
+                base = tad_op_name(aten_name[:-5], schema.overload_name or "default")
+                if base in self.ops:
+                    tad_name = base
+        # A Python number where the schema has a Tensor: the .Scalar overload
+        # where tad has one, else a rank-0 constant of the result's dtype.
+        number_args = [a.name for a in schema.arguments
+                       if str(a.type) == "Tensor" and isinstance(bound.get(a.name), (int, float, bool))]
+        if number_args and tad_name.endswith(".Tensor"):
+            scalar_name = tad_name[:-len(".Tensor")] + ".Scalar"
+            if scalar_name in self.ops and number_args == [schema.arguments[1].name]:
+                tad_name = scalar_name
+        if tad_name not in self.ops:
+            self.error(n, f"unsupported op aten.{key}: tad has no {tad_name}",
+                       UnsupportedOpError, op=f"aten.{key}")
+        info = self.ops[tad_name]
+
+        operands, segments, attrs = [], [], []
+        for a in schema.arguments:
+            name, ty = a.name, str(a.type)
+            value = bound.get(name, a.default_value)
+            if name in drop:
+                continue
+            attr_name = renames.get(name, name)
+            if tad_name.endswith(".Scalar") and name in number_args:
+                ty = "number"  # the .Scalar overload takes it as an attribute
+            if ty in ("Tensor", "Optional[Tensor]"):
+                if value is None:
+                    segments.append(0)
+                    continue
+                if isinstance(value, (int, float, bool)):
+                    value = self.constant(torch.tensor(value, dtype=result.dtype
+                                                       if isinstance(result, torch.Tensor)
+                                                       else torch.float32), n)
+                else:
+                    value = self.value_of(n, value)
+                operands.append(value)
+                segments.append(1)
+                continue
+            if ty in ("List[Tensor]", "List[Optional[Tensor]]"):
+                vals = [self.value_of(n, v) for v in value]
+                if any(v is None for v in vals):
+                    self.error(n, f"aten.{key}: None in the tensor list '{name}' is not "
+                               "supported", UnsupportedOpError, op=f"aten.{key}")
+                operands.extend(vals)
+                segments.append(len(vals))
+                continue
+            if attr_name not in info.attributes:
+                if _is_default(name, value, a.default_value, n, self.env, result):
+                    continue
+                self.error(n, f"aten.{key}: argument {name}={value!r} is not modeled by "
+                           f"{tad_name} (attributes: {', '.join(info.attributes) or 'none'})",
+                           UnsupportedOpError, op=f"aten.{key}")
+            if value is None:
+                continue
+            attrs.append(f"{attr_name} = {_attribute(ty, value, n, self)}")
+        if sum(1 for a in schema.arguments
+               if str(a.type) in ("Optional[Tensor]", "List[Tensor]", "List[Optional[Tensor]]")) > 1:
+            attrs.append("operandSegmentSizes = array<i32: "
+                         + ", ".join(str(s) for s in segments) + ">")
+
+        results = result if isinstance(result, (tuple, list)) else [result]
+        res_types = [tensor_type(r, f"result of aten.{key}") for r in results]
+        ref = self.fresh()
+        in_types = ", ".join(v.type for v in operands)
+        out = res_types[0] if len(res_types) == 1 else "(" + ", ".join(res_types) + ")"
+        attr_text = " {" + ", ".join(attrs) + "}" if attrs else ""
+        lhs = ref if len(results) == 1 else f"{ref}:{len(results)}"
+        self.lines.append(f'  {lhs} = "{tad_name}"({", ".join(v.ref for v in operands)})'
+                          f"{attr_text} : ({in_types}) -> {out}")
+        if isinstance(result, (tuple, list)):
+            self.ssa[n] = [_Value(f"{ref}#{i}", t) for i, t in enumerate(res_types)]
+        else:
+            self.ssa[n] = _Value(ref, res_types[0])
+
+
+def _op_key(target) -> str:
+    """``"addmm.default"`` for ``torch.ops.aten.addmm.default``."""
+    schema = target._schema
+    return f"{schema.name.split('::')[-1]}.{schema.overload_name or 'default'}"
+
+
+def _op_key_or_none(target):
+    return _op_key(target) if hasattr(target, "_schema") else None
+
+
+def _fetch_attr(gm, target):
+    obj = gm
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _bind(schema, args, kwargs) -> dict:
+    bound = {}
+    positional = [a for a in schema.arguments if not a.kwarg_only]
+    for a, v in zip(positional, args):
+        bound[a.name] = v
+    bound.update(kwargs)
+    return bound
+
+
+def _is_default(name, value, default, node, env, result) -> bool:
+    torch = _torch()
+    if value is None or value == default:
+        return True
+    if name == "dtype" and isinstance(result, torch.Tensor) and value == result.dtype:
+        return True  # the dtype the op computes in anyway
+    if name == "device" and str(value) == "cpu":
+        return True
+    if name == "layout" and value == torch.strided:
+        return True
+    if name == "memory_format" and value in (torch.contiguous_format, torch.preserve_format):
+        return True
+    if name == "pin_memory" and value is False:
+        return True
+    return False
+
+
+def _attribute(ty: str, value, node, emitter) -> str:
+    base = ty[len("Optional["):-1] if ty.startswith("Optional[") else ty
+    if base == "bool":
+        return "true" if value else "false"
+    if base in ("int", "SymInt"):
+        return f"{int(value)} : i64"
+    if base in ("float", "number"):
+        return f"{format_float(value)} : f64"
+    if base in ("List[int]", "List[SymInt]"):
+        value = [int(v) for v in value]
+        return "array<i64" + (": " + ", ".join(map(str, value)) if value else "") + ">"
+    if base == "List[float]":
+        return "array<f64" + (": " + ", ".join(format_float(v) for v in value) if value else "") + ">"
+    if base == "List[bool]":
+        return "array<i1" + (": " + ", ".join("true" if v else "false" for v in value)
+                             if value else "") + ">"
+    if base == "str":
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    emitter.error(node, f"cannot express the argument {value!r} of schema type {ty} "
+                  "as an attribute", UnsupportedOpError)
+
+
+# --------------------------------------------------------------------------
+# Public entry points
+# --------------------------------------------------------------------------
+
+def import_function(fn, example_args: Sequence, name: str = "forward",
+                    nondiff: Sequence[int] = (), const_args: Sequence[int] = (),
+                    arg_names: Optional[Sequence[str]] = None) -> ImportedFunction:
+    """Traces ``fn(*example_args)`` (tensors in, a tensor or a tuple of
+    tensors out) and returns it as a tad ``func.func``.
+
+    ``nondiff``: argument indices marked ``{tad.nondiff}``. ``const_args``:
+    arguments folded into the program as constants (buffers), unless the
+    function updates them in place, in which case they stay arguments and
+    their new values become extra results (``updated_buffers``).
+    """
+    torch = _torch()
+    example_args = [a if isinstance(a, torch.Tensor) else torch.as_tensor(a)
+                    for a in example_args]
+    if arg_names is None:
+        arg_names = [f"arg{i}" for i in range(len(example_args))]
+    gm = trace(fn, [a.detach().clone() for a in example_args])
+    return _Emitter(gm, [a.detach() for a in example_args], name, nondiff,
+                    const_args, list(arg_names)).run()
+
+
+def module_function(module, n_inputs: int, loss_fn=None, n_targets: int = 0):
+    """``f(inputs..., targets..., params..., buffers...)`` calling ``module``
+    (and ``loss_fn(output, targets...)``), with the module's state lifted to
+    arguments. Returns ``(f, param_names, buffer_names)``."""
+    torch = _torch()
+    try:
+        from torch.func import functional_call
+    except ImportError:
+        from torch.nn.utils.stateless import functional_call
+    params = [n for n, _ in module.named_parameters()]
+    buffers = [n for n, _ in module.named_buffers()]
+
+    def f(*args):
+        inputs = args[:n_inputs]
+        targets = args[n_inputs:n_inputs + n_targets]
+        state = args[n_inputs + n_targets:]
+        values = dict(zip(params + buffers, state))
+        out = functional_call(module, values, tuple(inputs))
+        if loss_fn is not None:
+            out = loss_fn(out, *targets)
+        return out
+
+    del torch
+    return f, params, buffers
+
+
+def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool = False,
+               return_info: bool = False):
+    """The tad MLIR text of ``module.forward`` (function ``@name``).
+
+    Arguments: the example inputs, then the module's parameters in
+    ``named_parameters()`` order. Buffers are constants (their current
+    values), except buffers the forward pass updates (BatchNorm's running
+    statistics in training mode): those follow the parameters as arguments
+    and their new values follow the outputs as results. With
+    ``return_info``, returns ``(text, ImportedFunction)``.
+    """
+    torch = _torch()
+    if not isinstance(example_args, (tuple, list)):
+        example_args = (example_args,)
+    example_args = [torch.as_tensor(a) for a in example_args]
+    fn, params, buffers = module_function(module, len(example_args))
+    state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]
+    n = len(example_args)
+    names = [f"input{i}" for i in range(n)] + params + buffers
+    imported = import_function(
+        fn, list(example_args) + state, name,
+        nondiff=range(n) if nondiff_inputs else (),
+        const_args=range(n + len(params), n + len(params) + len(buffers)),
+        arg_names=names)
+    if return_info:
+        return imported.text, imported
+    return imported.text
