@@ -49,7 +49,7 @@ def cross_entropy_onehot(logits, onehot):
     builds without _log_softmax/nll_loss_forward). Log-softmax does not
     change when a row is shifted; shifting by the row mean keeps exp in range
     for this model (tad has no amax yet for the usual shift by the maximum)."""
-    z = logits - logits.mean(dim=1, keepdim=True).detach()
+    z = logits - logits.mean(dim=1, keepdim=True)
     logp = z - torch.log(torch.exp(z).sum(dim=1, keepdim=True))
     return -(logp * onehot).sum(dim=1).mean()
 

@@ -244,7 +244,7 @@ def _nested(x) -> str:
 #: ATen ops that are identities on values (tad has value semantics: there is
 #: no aliasing, layout or autograd state to preserve).
 IDENTITY_OPS = {
-    "detach.default", "clone.default", "alias.default", "lift_fresh_copy.default",
+    "clone.default", "alias.default", "lift_fresh_copy.default",
     "lift_fresh.default", "contiguous.default", "_to_copy.default",
     "to.dtype", "to.dtype_layout", "dropout.default",
 }
@@ -461,6 +461,13 @@ class _Emitter:
                 tuple(self.env[bound["self"]].shape) == tuple(result.shape):
             self.ssa[n] = self.value_of(n, bound["self"])  # the whole dimension
             return
+        if key == "detach.default" and "tad.detach" not in self.ops:
+            # A detach that feeds the result is a stop-gradient: dropping it
+            # would make tad's gradients differ from torch's.
+            self.error(n, "unsupported op aten.detach.default: a live detach stops "
+                       "gradients and tad has no tad.detach (remove the .detach() or "
+                       "compute it outside the model)", UnsupportedOpError,
+                       op="aten.detach.default")
         if key in IDENTITY_OPS:
             src = bound[schema.arguments[0].name]
             if key in _SAME_DTYPE_ONLY and self.env[src].dtype != result.dtype:

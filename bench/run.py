@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""tad against PyTorch eager, side by side in one run.
+
+    /usr/bin/python3 bench/run.py                 # all workloads, writes docs/benchmarks.md + .png
+    /usr/bin/python3 bench/run.py --smoke --out /tmp/b   # 1 iteration each (the lit test)
+    /usr/bin/python3 bench/run.py mlp_small elementwise
+
+For each workload (bench/workloads.py, float32) and each of forward (the
+loss), forward+backward (loss and parameter gradients) and a full SGD
+training step, PyTorch eager (2 threads) and the tadc-compiled module are
+timed in separate worker processes of this run; the report gives median
+times, the ratio tad/PyTorch, the peak memory growth of each (VmHWM over the
+timed section, reset through /proc/self/clear_refs) and tad's compile time
+(import + tadc, one module with all three functions).
+"""
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+MODES = ("forward", "forward+backward", "train step")
+THREADS = 2
+
+
+# --------------------------------------------------------------------------
+# Worker: one workload, one framework
+# --------------------------------------------------------------------------
+
+def _rss_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _measure(fn, reps, min_seconds):
+    fn()  # warm-up (and first-touch of buffers)
+    base = _rss_kb("VmRSS")
+    _reset_peak()
+    times = []
+    start = time.perf_counter()
+    while len(times) < reps or (time.perf_counter() - start < min_seconds and len(times) < 1000):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    peak = max(_rss_kb("VmHWM") - base, 0)
+    times.sort()
+    return {"median_ms": 1e3 * times[len(times) // 2], "reps": len(times),
+            "peak_mb": peak / 1024.0}
+
+
+def worker(name, framework, reps, min_seconds):
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+    import numpy as np
+    import torch
+    torch.set_num_threads(THREADS)
+    import workloads
+    torch.manual_seed(0)
+    model, inputs, targets, loss_fn = workloads.WORKLOADS[name][0]()
+    result = {"workload": name, "framework": framework}
+
+    if framework == "torch":
+        opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+
+        def forward():
+            with torch.no_grad():
+                return loss_fn(model(*inputs), *targets)
+
+        def forward_backward():
+            model.zero_grad(set_to_none=True)
+            loss = loss_fn(model(*inputs), *targets)
+            loss.backward()
+
+        def train_step():
+            opt.zero_grad(set_to_none=True)
+            loss = loss_fn(model(*inputs), *targets)
+            loss.backward()
+            opt.step()
+        fns = (forward, forward_backward, train_step)
+    else:
+        import tad
+        start = time.perf_counter()
+        try:
+            step = tad.compile_train_step(model, inputs, targets, loss_fn,
+                                          optimizer=tad.SGD(lr=1e-3))
+        except (tad.TadImportError, tad.CompileError) as e:
+            result["error"] = str(e).strip().splitlines()[0]
+            print(json.dumps(result))
+            return
+        result["compile_s"] = time.perf_counter() - start
+        m = step.module
+        data = [t.numpy() for t in list(inputs) + list(targets)]
+        params = [np.array(p) for p in step.params]
+        one = np.ones((), params[0].dtype)
+        state = list(step.state)
+        fns = (lambda: m.loss(*data, *params),
+               lambda: m.loss_vjp(*data, *params, one),
+               lambda: m.train_step(*data, *params, *state))
+    for mode, fn in zip(MODES, fns):
+        result[mode] = _measure(fn, reps, min_seconds)
+    print(json.dumps(result))
+
+
+# --------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------
+
+def run_worker(name, framework, args):
+    env = dict(os.environ, OMP_NUM_THREADS=str(THREADS), OPENBLAS_NUM_THREADS=str(THREADS),
+               MKL_NUM_THREADS=str(THREADS))
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, framework,
+           "--reps", str(args.reps), "--min-seconds", str(args.min_seconds)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return {"workload": name, "framework": framework, "error": f"worker failed: {tail}"}
+    return json.loads(lines[-1])
+
+
+def machine():
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "load": os.getloadavg()[0]}
+    try:
+        import torch
+        info["torch"] = torch.__version__
+    except ImportError:
+        info["torch"] = "not installed"
+    try:
+        out = subprocess.run(["update-alternatives", "--query", "libblas.so.3-x86_64-linux-gnu"],
+                             capture_output=True, text=True).stdout
+        info["blas"] = next((l.split(":", 1)[1].strip() for l in out.splitlines()
+                             if l.startswith("Value:")), "unknown")
+    except OSError:
+        info["blas"] = "unknown"
+    return info
+
+
+def fmt(x, digits=3):
+    return "—" if x is None else f"{x:.{digits}g}"
+
+
+def write_report(results, info, args, path_md, path_png):
+    from workloads import WORKLOADS
+    lines = ["# Benchmarks: tad against PyTorch eager", "",
+             "<!-- Written by bench/run.py; do not edit by hand. -->", "",
+             f"Command: `/usr/bin/python3 bench/run.py{' ' + ' '.join(args.workloads) if args.workloads else ''}`"
+             f" ({time.strftime('%Y-%m-%d')}).", "",
+             f"Machine: {info['cpu']}, {info['cores']} cores visible; PyTorch {info['torch']} "
+             f"(Debian python3-torch) with BLAS `{info['blas']}`, {THREADS} threads "
+             f"(`torch.set_num_threads`, `OMP_NUM_THREADS`); tad modules compiled with `-O3` "
+             "for the host CPU, single-threaded (tad does not parallelize yet). "
+             f"Load average (1 min) at the start: {info['load']:.1f}, at the end: "
+             f"{os.getloadavg()[0]:.1f}; a load above the core count means other processes "
+             "shared the cores and the times are noisy.", "",
+             "float32. *forward*: the loss; *forward+backward*: loss and parameter gradients "
+             "(`loss_vjp`; PyTorch: `backward()`); *train step*: forward, backward and an SGD "
+             "update (PyTorch: `optimizer.step()`; tad: `train_step`, new parameters returned "
+             "in fresh buffers). Times are medians over at least "
+             f"{args.reps} runs and {args.min_seconds} s after one warm-up; ratio = tad / PyTorch "
+             "(below 1: tad is faster). Peak memory: growth of the process's peak resident set "
+             "over the timed section (VmHWM, reset before it), in MB. tad compile: "
+             "`tad.compile_train_step` (trace, import, tadc -O3 for the three functions, load).",
+             "", "| workload | mode | PyTorch ms | tad ms | ratio | PyTorch peak MB | tad peak MB | tad compile s |",
+             "|---|---|---|---|---|---|---|---|"]
+    not_run = []
+    chart = []
+    for name in results:
+        t, d = results[name]["torch"], results[name]["tad"]
+        if "error" in d or "error" in t:
+            not_run.append((name, d.get("error") or t.get("error")))
+            continue
+        for mode in MODES:
+            tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
+            ratio = dm / tm if tm else None
+            chart.append((name, mode, ratio))
+            lines.append(f"| {name} | {mode} | {fmt(tm)} | {fmt(dm)} | {fmt(ratio)} | "
+                         f"{fmt(t[mode]['peak_mb'])} | {fmt(d[mode]['peak_mb'])} | "
+                         f"{fmt(d['compile_s']) if mode == MODES[0] else ''} |")
+    lines.append("")
+    lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
+    lines.append("")
+    if not_run:
+        lines.append("Not run yet (tad cannot import or compile them; the benchmark runs them as "
+                     "soon as it can):")
+        lines.append("")
+        for name, err in not_run:
+            lines.append(f"- `{name}`: {err}")
+        lines.append("")
+    if chart:
+        lines.append(f"![tad / PyTorch time ratio]({os.path.basename(path_png)})")
+        lines.append("")
+    with open(path_md, "w") as f:
+        f.write("\n".join(lines))
+    if chart:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+            import numpy as np
+            names = sorted({c[0] for c in chart}, key=list(results).index)
+            fig, ax = plt.subplots(figsize=(max(5, 1.8 * len(names)), 4))
+            width = 0.27
+            for k, mode in enumerate(MODES):
+                vals = [next((r for n, m, r in chart if n == name and m == mode), np.nan)
+                        for name in names]
+                ax.bar(np.arange(len(names)) + (k - 1) * width, vals, width, label=mode)
+            ax.axhline(1.0, color="black", linewidth=0.8)
+            ax.set_xticks(np.arange(len(names)), names)
+            ax.set_yscale("log")
+            ax.set_ylabel("time tad / PyTorch eager (log; < 1: tad faster)")
+            ax.set_title(f"tad vs PyTorch {info['torch']} ({THREADS} threads), float32")
+            ax.legend()
+            fig.tight_layout()
+            fig.savefig(path_png, dpi=100)
+        except ImportError:
+            pass
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workloads", nargs="*", help="subset of workloads (default: all)")
+    parser.add_argument("--worker", nargs=2, metavar=("WORKLOAD", "FRAMEWORK"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--min-seconds", type=float, default=1.0)
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 timed iteration per measurement (a test, not a benchmark)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
+                        help="where benchmarks.md and benchmarks.png go (default: docs/)")
+    args = parser.parse_args()
+    if args.smoke:
+        args.reps, args.min_seconds = 1, 0.0
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.reps, args.min_seconds)
+        return 0
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+    from workloads import WORKLOADS
+    names = args.workloads or list(WORKLOADS)
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workloads: {', '.join(unknown)} (have {', '.join(WORKLOADS)})")
+    info = machine()
+    print(f"machine: {info['cpu']}, torch {info['torch']}, BLAS {info['blas']}", flush=True)
+    results = {}
+    for name in names:
+        results[name] = {fw: run_worker(name, fw, args) for fw in ("torch", "tad")}
+        t, d = results[name]["torch"], results[name]["tad"]
+        if "error" in d or "error" in t:
+            print(f"{name:18s} not run: {d.get('error') or t.get('error')}", flush=True)
+            continue
+        for mode in MODES:
+            tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
+            print(f"{name:18s} {mode:17s} torch {tm:9.3f} ms  tad {dm:9.3f} ms  "
+                  f"ratio {dm / tm:7.3f}", flush=True)
+    os.makedirs(args.out, exist_ok=True)
+    md = os.path.join(args.out, "benchmarks.md")
+    png = os.path.join(args.out, "benchmarks.png")
+    write_report(results, info, args, md, png)
+    print(f"wrote {md}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""The benchmark workloads of issue 6, defined in PyTorch (float32).
+
+Each ``make_<name>()`` returns ``(model, inputs, targets, loss_fn)``: the
+loss is ``loss_fn(model(*inputs), *targets)``, the same function for PyTorch
+and for tad.
+"""
+
+import importlib.util
+import os
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def _example(name):
+    spec = importlib.util.spec_from_file_location(
+        f"example_{name}", os.path.join(ROOT, "examples", name, "model.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def native_cross_entropy():
+    from tad import torch_import
+    return all(torch_import.has_op(op) for op in ("tad._log_softmax", "tad.nll_loss_forward"))
+
+
+def cross_entropy_onehot(logits, onehot):
+    """Cross-entropy from elementwise ops and sums (while tad lacks
+    _log_softmax/nll_loss_forward); used by both sides when it applies."""
+    z = logits - logits.mean(dim=1, keepdim=True)
+    logp = z - torch.log(torch.exp(z).sum(dim=1, keepdim=True))
+    return -(logp * onehot).sum(dim=1).mean()
+
+
+def _classification_targets(batch, classes=10):
+    y = torch.randint(0, classes, (batch,))
+    if native_cross_entropy():
+        return (y,), F.cross_entropy
+    return (F.one_hot(y, classes).float(),), cross_entropy_onehot
+
+
+def make_mlp_small():
+    model = nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 10))
+    return model, (torch.randn(32, 64),), (torch.randn(32, 10),), F.mse_loss
+
+
+def make_mlp():
+    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                          nn.Linear(512, 10))
+    targets, loss = _classification_targets(128)
+    return model, (torch.randn(128, 784),), targets, loss
+
+
+def make_cnn():
+    model = _example("cnn").LeNet()
+    targets, loss = _classification_targets(64)
+    return model, (torch.randn(64, 1, 28, 28),), targets, loss
+
+
+def make_transformer_block():
+    model = _example("transformer").Block(d=256, heads=4, ffn=1024, seq=128)
+    return model, (torch.randn(8, 128, 256),), (torch.randn(8, 128, 256),), F.mse_loss
+
+
+def make_lstm():
+    model = _example("lstm").LSTM(input_size=128, hidden=256, out=10)
+    return model, (torch.randn(16, 32, 128),), (torch.randn(16, 10),), F.mse_loss
+
+
+class Elementwise(nn.Module):
+    def __init__(self, n=1 << 20):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(n))
+        self.b = nn.Parameter(torch.randn(n))
+
+    def forward(self, x):
+        return torch.tanh(x * self.w + self.b) * torch.sigmoid(x)
+
+
+def _sum_loss(out):
+    return out.sum()
+
+
+def make_elementwise():
+    return Elementwise(), (torch.randn(1 << 20),), (), _sum_loss
+
+
+WORKLOADS = {
+    "mlp_small": (make_mlp_small, "Linear(64,64)-tanh-Linear(64,10) + MSE, batch 32"),
+    "mlp": (make_mlp, "784-512-512-10 ReLU + cross-entropy, batch 128"),
+    "cnn": (make_cnn, "LeNet-5 + cross-entropy, 64x1x28x28"),
+    "transformer_block": (make_transformer_block,
+                          "pre-LN block d=256, 4 heads, FFN 1024 GELU, seq 128, batch 8, MSE"),
+    "lstm": (make_lstm, "LSTM input 128, hidden 256, 32 steps, batch 16, linear head + MSE"),
+    "elementwise": (make_elementwise, "sum(tanh(x*w+b)*sigmoid(x)), 1M floats"),
+}
