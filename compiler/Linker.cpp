@@ -88,8 +88,11 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
   SmallVector<StringRef> args = {*driver, "-shared", "-o", outputPath,
                                  objectPath};
   args.append(forceExports.begin(), forceExports.end());
+  // -Bsymbolic: the module's own references (the entry points in its
+  // function table) bind inside it even if another library exports the
+  // same names.
   args.append({runtimeLibrary, "-lm", "-Wl,--no-undefined",
-               "-Wl,-z,noexecstack", versionScriptFlag});
+               "-Wl,-z,noexecstack", "-Wl,-Bsymbolic", versionScriptFlag});
   std::string errorMessage;
   int status = llvm::sys::ExecuteAndWait(*driver, args, /*Env=*/std::nullopt,
                                          /*Redirects=*/{}, /*SecondsToWait=*/0,
