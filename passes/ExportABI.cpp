@@ -28,6 +28,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADEXPORTABIPASS
@@ -312,10 +313,17 @@ void TadExportABIPass::runOnOperation() {
       fn.impl.setArgAttr(i, noAlias, UnitAttr::get(context));
   }
 
-  // Only the entry points (and the runtime's API) leave the object.
-  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+  // Only the entry points (and the runtime's API) leave the object. tad's
+  // own argument attributes (`tad.nondiff`, ...) have no meaning in LLVM IR.
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
     if (!fn.isExternal())
       fn.setLinkage(LLVM::Linkage::Internal);
+    auto function = cast<FunctionOpInterface>(fn.getOperation());
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      for (NamedAttribute attr : llvm::to_vector(function.getArgAttrs(i)))
+        if (attr.getName().strref().starts_with("tad."))
+          function.removeArgAttr(i, attr.getName());
+  }
 
   // Per function: its name and its argument and result type tables.
   struct Tables {

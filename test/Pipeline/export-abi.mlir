@@ -17,7 +17,7 @@
 // CHECK-LABEL: llvm.func internal @_tad_impl_g(
 //  CHECK-SAME:     %{{.*}}: !llvm.ptr {llvm.noalias})
 // The caller of @f now calls the implementation.
-// CHECK-LABEL: llvm.func internal @calls_f(
+// CHECK-LABEL: llvm.func internal @calls_f(%{{.*}}: !llvm.ptr {llvm.nonnull}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 //       CHECK:   llvm.call @_tad_impl_f(
 
 // CHECK: llvm.func @__tad_check_call(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> i32
@@ -91,7 +91,8 @@ module {
       attributes {tad.abi = {args = [], results = [tensor<2xf64>]}} {
     llvm.return
   }
-  llvm.func @calls_f(%x: !llvm.ptr, %n: !llvm.ptr, %out: !llvm.ptr) {
+  // tad's argument attributes are dropped, LLVM's kept.
+  llvm.func @calls_f(%x: !llvm.ptr {tad.nondiff, llvm.nonnull}, %n: !llvm.ptr, %out: !llvm.ptr) {
     llvm.call @f(%x, %n, %out) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
     llvm.return
   }
