@@ -19,6 +19,7 @@
 #include "compiler/Pipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
+#include "dialects/Tad/TadOps.h"
 #include "passes/ABI.h"
 #include "passes/Passes.h"
 
@@ -120,6 +121,29 @@ static cl::opt<std::string>
                cl::desc("The runtime archive to link (default: "
                         "<tadc directory>/../lib/libtad_runtime.a)"),
                cl::value_desc("path"), cl::cat(tadcCategory));
+
+static cl::opt<bool> listOps(
+    "list-ops",
+    cl::desc("Print every tad op (name, ATen schema, attributes) and exit"),
+    cl::cat(tadcCategory));
+
+/// One line per op, tab-separated: `tad.NAME`, its ATen schema (or `-`),
+/// its attribute names joined by commas. The importer reads this.
+static int printOpList(MLIRContext &context) {
+  context.getOrLoadDialect<tad::TadDialect>();
+  for (RegisteredOperationName name : context.getRegisteredOperations()) {
+    if (name.getDialectNamespace() != tad::TadDialect::getDialectNamespace())
+      continue;
+    auto *aten = name.getInterface<tad::AtenOpInterface>();
+    llvm::outs() << name.getStringRef() << "\t"
+                 << (aten ? aten->getAtenSchema() : StringRef("-")) << "\t";
+    llvm::interleave(
+        name.getAttributeNames(), llvm::outs(),
+        [](StringAttr attr) { llvm::outs() << attr.getValue(); }, ",");
+    llvm::outs() << "\n";
+  }
+  return 0;
+}
 
 static void installRuleLoader() {
   tad::registerDefaultRuleLoader();
@@ -427,6 +451,8 @@ int main(int argc, char **argv) {
   registry.insert<tad::TadDialect>();
   MLIRContext context(registry);
   installRuleLoader();
+  if (listOps)
+    return printOpList(context);
   // An error about a whole function or module would print all of it;
   // --mlir-print-op-on-diagnostic asks for that explicitly.
   cl::Option *printOp =
