@@ -67,6 +67,7 @@ struct ConvertTadToLinalgPass
     lowering::populateMatmulPatterns(patterns);
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
+    lowering::populateActivationPatterns(patterns);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         !shapesOk)

@@ -117,6 +117,9 @@ void populateMatmulPatterns(RewritePatternSet &patterns);
 void populateReductionPatterns(RewritePatternSet &patterns);
 /// Transposes, expand and reshapes (TadToLinalgShape.cpp).
 void populateShapePatterns(RewritePatternSet &patterns);
+/// Elementwise math, activations and their backward ops, selects and
+/// clamps, comparisons and logical ops, dropout (TadToLinalgActivation.cpp).
+void populateActivationPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::tad::lowering
 

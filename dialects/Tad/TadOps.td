@@ -337,4 +337,6 @@ def Tad_ConstantOp : Tad_Op<"constant",
   let hasFolder = 1;
 }
 
+include "dialects/Tad/TadElementwiseOps.td"
+
 #endif // TAD_OPS

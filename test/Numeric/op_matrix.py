@@ -37,7 +37,7 @@ def covered_ops():
     ops = set()
     for cases in FAMILIES.values():
         for case in cases:
-            ops.update(re.findall(r"tad\.([A-Za-z_.]+?)\s", case.mlir))
+            ops.update(re.findall(r"tad\.([A-Za-z0-9_.]+?)\s", case.mlir))
     return sorted(ops)
 
 
