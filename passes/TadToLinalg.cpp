@@ -67,6 +67,10 @@ struct ConvertTadToLinalgPass
     lowering::populateMatmulPatterns(patterns);
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
+    lowering::populateReduction2Patterns(patterns);
+    lowering::populateMatmul2Patterns(patterns);
+    lowering::populateShape2Patterns(patterns);
+    lowering::populateIndexingPatterns(patterns);
     lowering::populateActivationPatterns(patterns);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||

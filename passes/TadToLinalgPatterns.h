@@ -121,6 +121,15 @@ void populateShapePatterns(RewritePatternSet &patterns);
 /// clamps, comparisons and logical ops, dropout (TadToLinalgActivation.cpp).
 void populateActivationPatterns(RewritePatternSet &patterns);
 
+/// Issue-3 tensor families: extremum/variance/logsumexp/norm/cumsum
+/// reductions (TadToLinalgReduction2.cpp), bmm/baddbmm/dot/mv
+/// (TadToLinalgMatmul2.cpp), views, slices, joins and splits
+/// (TadToLinalgShape2.cpp), gather/scatter/indexing (TadToLinalgIndexing.cpp).
+void populateReduction2Patterns(RewritePatternSet &patterns);
+void populateMatmul2Patterns(RewritePatternSet &patterns);
+void populateShape2Patterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::tad::lowering
 
 #endif // TAD_PASSES_TADTOLINALGPATTERNS_H

@@ -730,8 +730,13 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   if (llvm::is_contained({"scalar_type", "options", "dtype", "layout",
                           "device", "suggest_memory_format"},
                          name) &&
-      args.size() == 1)
-    return FormulaValue::metadata(name);
+      args.size() == 1) {
+    // Remembers the tensor's type so that _to_copy_backward can cast back.
+    FormulaValue meta = FormulaValue::metadata(name);
+    if (self.isTensorLike())
+      meta.type = self.type;
+    return meta;
+  }
   if (name == "defined" && args.size() == 1)
     return FormulaValue::boolean(self.kind == Kind::Tensor);
   if (name == "has_value" && args.size() == 1)
@@ -774,6 +779,151 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
       return FormulaValue::zero(args[1].type);
     return callOpByName(expr, op,
                         {self, FormulaValue::intList(args[1].type.getShape())});
+  }
+  if (std::optional<FailureOr<FormulaValue>> result =
+          callTensorBuiltin(expr, name, args))
+    return *result;
+  return std::nullopt;
+}
+
+/// Builtins of the reduction/shape/indexing families (issue 3): list
+/// computations over dimensions or over the elements of a Tensor[], which
+/// the formula language cannot loop over (see docs/rules.md).
+std::optional<FailureOr<FormulaValue>>
+Binder::callTensorBuiltin(const Expr &expr, StringRef name,
+                          std::vector<FormulaValue> &args) {
+  auto fail = [&](const Twine &message) -> FailureOr<FormulaValue> {
+    return error(expr) << message;
+  };
+  const FormulaValue &self = args[0];
+  auto elementType = [&]() { return self.type.getElementType(); };
+
+  // grad.new_zeros(sizes[, options]): a symbolic zero of `sizes`.
+  if (name == "new_zeros" && (args.size() == 2 || args.size() == 3) &&
+      self.isTensorLike()) {
+    if (args[1].kind != Kind::IntList)
+      return fail("new_zeros(Tensor, int[] sizes)");
+    return FormulaValue::zero(RankedTensorType::get(args[1].ints, elementType()));
+  }
+  // permute_backwards(grad, dims): permute by the inverse permutation.
+  if (name == "permute_backwards" && args.size() == 2 && self.isTensorLike()) {
+    if (args[1].kind != Kind::IntList)
+      return fail("permute_backwards(Tensor, int[] dims)");
+    int64_t rank = self.type.getRank();
+    SmallVector<int64_t> inverse(rank, 0);
+    for (auto [i, d] : llvm::enumerate(args[1].ints)) {
+      std::optional<int64_t> wrapped = wrapDim(d, rank);
+      if (!wrapped)
+        return fail("permute_backwards: dims out of range");
+      inverse[*wrapped] = i;
+    }
+    if (self.kind == Kind::Zero) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : inverse)
+        shape.push_back(self.type.getDimSize(d));
+      return FormulaValue::zero(RankedTensorType::get(shape, elementType()));
+    }
+    return callOpByName(expr, "permute", {self, FormulaValue::intList(inverse)});
+  }
+  // to_args_sizes(tensors) / to_args_scalartypes(tensors): per element of a
+  // Tensor[] (PyTorch's codegen computes these).
+  if ((name == "to_args_sizes" || name == "to_args_scalartypes") &&
+      args.size() == 1 && self.kind == Kind::Tuple) {
+    std::vector<FormulaValue> values;
+    for (const FormulaValue &element : self.elements) {
+      if (!element.isTensorLike())
+        return fail("'" + name + "' needs a list of tensors");
+      if (name == "to_args_sizes") {
+        values.push_back(FormulaValue::intList(element.type.getShape()));
+      } else {
+        FormulaValue meta = FormulaValue::metadata("scalar_type");
+        meta.type = element.type;
+        values.push_back(meta);
+      }
+    }
+    return FormulaValue::tuple(std::move(values));
+  }
+  // cat_tensors_backward(grad, sizes, dtypes, dim): grad split along dim
+  // into the extents of the inputs (split_with_sizes).
+  if (name == "cat_tensors_backward" && args.size() == 4 &&
+      self.isTensorLike()) {
+    if (args[1].kind != Kind::Tuple || args[3].kind != Kind::Scalar)
+      return fail("cat_tensors_backward(Tensor, int[][] sizes, dtypes, int dim)");
+    std::optional<int64_t> dim =
+        wrapDim(static_cast<int64_t>(args[3].number), self.type.getRank());
+    if (!dim)
+      return fail("cat_tensors_backward: dim out of range");
+    SmallVector<int64_t> extents;
+    std::vector<FormulaValue> zeros;
+    for (const FormulaValue &sizes : args[1].elements) {
+      if (sizes.kind != Kind::IntList ||
+          static_cast<int64_t>(sizes.ints.size()) != self.type.getRank())
+        return fail("cat_tensors_backward: sizes do not match the gradient");
+      extents.push_back(sizes.ints[*dim]);
+      zeros.push_back(
+          FormulaValue::zero(RankedTensorType::get(sizes.ints, elementType())));
+    }
+    if (self.kind == Kind::Zero)
+      return FormulaValue::tuple(std::move(zeros));
+    return callOpByName(expr, "split_with_sizes",
+                        {self, FormulaValue::intList(extents),
+                         FormulaValue::scalar(*dim, true)});
+  }
+  // repeat_backward(grad, repeats, sizes): view every repeated dimension d
+  // as [repeats[d], sizes[d]] and sum the repeat axes and the leading ones.
+  if (name == "repeat_backward" && args.size() == 3 && self.isTensorLike()) {
+    if (args[1].kind != Kind::IntList || args[2].kind != Kind::IntList)
+      return fail("repeat_backward(Tensor, int[] repeats, int[] sizes)");
+    ArrayRef<int64_t> repeats = args[1].ints, sizes = args[2].ints;
+    int64_t lead = repeats.size() - sizes.size();
+    if (lead < 0)
+      return fail("repeat_backward: fewer repeats than dimensions");
+    if (self.kind == Kind::Zero ||
+        llvm::is_contained(repeats, 0))
+      return FormulaValue::zero(RankedTensorType::get(sizes, elementType()));
+    SmallVector<int64_t> shape, dims;
+    for (int64_t i = 0; i < lead; ++i) {
+      dims.push_back(shape.size());
+      shape.push_back(repeats[i]);
+    }
+    for (auto [j, size] : llvm::enumerate(sizes)) {
+      dims.push_back(shape.size());
+      shape.push_back(repeats[lead + j]);
+      shape.push_back(size);
+    }
+    FailureOr<FormulaValue> viewed =
+        callOpByName(expr, "view", {self, FormulaValue::intList(shape)});
+    if (failed(viewed))
+      return failure();
+    return callOpByName(expr, "sum",
+                        {*viewed, FormulaValue::intList(dims),
+                         FormulaValue::boolean(false)});
+  }
+  // constant_pad_nd_backward(grad, pad): cropping is padding by -pad.
+  if (name == "constant_pad_nd_backward" && args.size() == 2 &&
+      self.isTensorLike()) {
+    if (args[1].kind != Kind::IntList)
+      return fail("constant_pad_nd_backward(Tensor, int[] pad)");
+    SmallVector<int64_t> negated;
+    for (int64_t p : args[1].ints)
+      negated.push_back(-p);
+    return callOpByName(expr, "constant_pad_nd",
+                        {self, FormulaValue::intList(negated)});
+  }
+  // _to_copy_backward(grad, self.options()): grad converted back to the
+  // element type that options() recorded.
+  if (name == "_to_copy_backward" && args.size() == 2 && self.isTensorLike()) {
+    if (args[1].kind != Kind::Metadata || !args[1].type)
+      return fail("_to_copy_backward(Tensor, self.options())");
+    Type to = args[1].type.getElementType();
+    if (to == elementType())
+      return self;
+    auto type = RankedTensorType::get(self.type.getShape(), to);
+    if (self.kind == Kind::Zero)
+      return FormulaValue::zero(type);
+    auto op = ToCopyOp::create(builder, opLoc, type, self.tensor,
+                               TypeAttr::get(to));
+    return FormulaValue::ofTensor(op.getResult());
   }
   return std::nullopt;
 }

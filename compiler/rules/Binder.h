@@ -111,6 +111,11 @@ private:
   std::optional<FailureOr<FormulaValue>>
   callBuiltin(const Expr &expr, StringRef name,
               std::vector<FormulaValue> &args);
+  /// List builtins of the tensor op families (cat_tensors_backward,
+  /// permute_backwards, repeat_backward, ...), called from callBuiltin.
+  std::optional<FailureOr<FormulaValue>>
+  callTensorBuiltin(const Expr &expr, StringRef name,
+                    std::vector<FormulaValue> &args);
   FailureOr<FormulaValue> callHelper(const Expr &expr,
                                      const HelperEntry &helper,
                                      ArrayRef<FormulaValue> args);

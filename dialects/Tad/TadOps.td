@@ -339,4 +339,9 @@ def Tad_ConstantOp : Tad_Op<"constant",
 
 include "dialects/Tad/TadElementwiseOps.td"
 
+include "dialects/Tad/TadReductionOps.td"
+include "dialects/Tad/TadMatmulOps.td"
+include "dialects/Tad/TadShapeOps.td"
+include "dialects/Tad/TadIndexingOps.td"
+
 #endif // TAD_OPS

@@ -1,0 +1,377 @@
+//===- TadShapeOps.cpp - inference of the shape/data-movement family -------===//
+//
+// Result types of TadShapeOps.td with ATen's rules (TensorShapes.h for
+// slicing, splitting and padding).
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Tad/TadOps.h"
+
+#include "dialects/Tad/TensorInference.h"
+#include "dialects/Tad/TensorShapes.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::tad;
+
+static LogicalResult pushShape(SmallVectorImpl<Type> &results,
+                               ArrayRef<int64_t> shape, Type element) {
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+TAD_INFER(UnsafeViewOp) {
+  TensorInference infer = tensorInference<UnsafeViewOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getSizeAttr())
+    return infer.fail("requires attribute 'size'");
+  if (!self->hasStaticShape())
+    return infer.fail("requires a statically shaped operand, got ", *self);
+  std::optional<SmallVector<int64_t>> shape =
+      inferViewShape(adaptor.getSize(), self->getNumElements());
+  if (!shape)
+    return infer.fail("'size' ", shapeToString(adaptor.getSize()),
+                      " is invalid for a tensor of ", self->getNumElements(),
+                      " elements");
+  return pushShape(results, *shape, self->getElementType());
+}
+
+TAD_INFER(PermuteOp) {
+  TensorInference infer = tensorInference<PermuteOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getDimsAttr())
+    return infer.fail("requires attribute 'dims'");
+  ArrayRef<int64_t> dims = adaptor.getDims();
+  int64_t rank = self->getRank();
+  std::optional<SmallVector<int64_t>> sorted = wrapDims(dims, rank);
+  if (static_cast<int64_t>(dims.size()) != rank ||
+      (rank > 0 && (!sorted || static_cast<int64_t>(sorted->size()) != rank)))
+    return infer.fail("'dims' ", shapeToString(dims),
+                      " is not a permutation of the ", rank, " dimensions");
+  SmallVector<int64_t> shape;
+  for (int64_t d : dims)
+    shape.push_back(self->getDimSize(*wrapDim(d, rank)));
+  return pushShape(results, shape, self->getElementType());
+}
+
+TAD_INFER(SqueezeOp) {
+  FailureOr<RankedTensorType> self =
+      tensorInference<SqueezeOp>(loc, operands).tensor(0);
+  if (failed(self))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t size : self->getShape())
+    if (size != 1)
+      shape.push_back(size);
+  return pushShape(results, shape, self->getElementType());
+}
+
+TAD_INFER(SliceTensorOp) {
+  TensorInference infer = tensorInference<SliceTensorOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
+  if (failed(dim))
+    return failure();
+  int64_t step = adaptor.getStep();
+  if (step <= 0)
+    return infer.fail("'step' must be positive, got ", step);
+  std::optional<int64_t> start, end;
+  if (adaptor.getStartAttr())
+    start = static_cast<int64_t>(*adaptor.getStart());
+  if (adaptor.getEndAttr())
+    end = static_cast<int64_t>(*adaptor.getEnd());
+  SmallVector<int64_t> shape(self->getShape());
+  shape[*dim] = sliceBounds(shape[*dim], start, end, step).length;
+  return pushShape(results, shape, self->getElementType());
+}
+
+TAD_INFER(SliceBackwardOp) {
+  TensorInference infer = tensorInference<SliceBackwardOp>(loc, operands);
+  FailureOr<RankedTensorType> grad = infer.tensor(0);
+  if (failed(grad))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getInputSizesAttr() || !adaptor.getDimAttr() ||
+      !adaptor.getStartAttr() || !adaptor.getEndAttr() || !adaptor.getStepAttr())
+    return infer.fail("requires attributes 'input_sizes', 'dim', 'start', "
+                      "'end' and 'step'");
+  ArrayRef<int64_t> sizes = adaptor.getInputSizes();
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), sizes.size());
+  if (failed(dim))
+    return failure();
+  int64_t step = adaptor.getStep();
+  if (step <= 0)
+    return infer.fail("'step' must be positive, got ", step);
+  SmallVector<int64_t> expected(sizes);
+  expected[*dim] = sliceBounds(sizes[*dim], static_cast<int64_t>(adaptor.getStart()),
+                               static_cast<int64_t>(adaptor.getEnd()), step)
+                       .length;
+  if (grad->getShape() != ArrayRef<int64_t>(expected))
+    return infer.fail("grad_output has shape ", shapeToString(grad->getShape()),
+                      " but the slice has shape ", shapeToString(expected));
+  return pushShape(results, sizes, grad->getElementType());
+}
+
+TAD_INFER(SelectIntOp) {
+  TensorInference infer = tensorInference<SelectIntOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getDimAttr() || !adaptor.getIndexAttr())
+    return infer.fail("requires attributes 'dim' and 'index'");
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
+  if (failed(dim))
+    return failure();
+  int64_t size = self->getDimSize(*dim);
+  int64_t index = adaptor.getIndex();
+  if (index < -size || index >= size)
+    return infer.fail("'index' ", index, " is out of range for size ", size);
+  SmallVector<int64_t> shape(self->getShape());
+  shape.erase(shape.begin() + *dim);
+  return pushShape(results, shape, self->getElementType());
+}
+
+TAD_INFER(SelectBackwardOp) {
+  TensorInference infer = tensorInference<SelectBackwardOp>(loc, operands);
+  FailureOr<RankedTensorType> grad = infer.tensor(0);
+  if (failed(grad))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getInputSizesAttr() || !adaptor.getDimAttr() ||
+      !adaptor.getIndexAttr())
+    return infer.fail("requires attributes 'input_sizes', 'dim' and 'index'");
+  ArrayRef<int64_t> sizes = adaptor.getInputSizes();
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), sizes.size());
+  if (failed(dim))
+    return failure();
+  int64_t index = adaptor.getIndex();
+  if (index < -sizes[*dim] || index >= sizes[*dim])
+    return infer.fail("'index' ", index, " is out of range for size ",
+                      sizes[*dim]);
+  SmallVector<int64_t> expected(sizes);
+  expected.erase(expected.begin() + *dim);
+  if (grad->getShape() != ArrayRef<int64_t>(expected))
+    return infer.fail("grad_output has shape ", shapeToString(grad->getShape()),
+                      " but the selected slice has shape ",
+                      shapeToString(expected));
+  return pushShape(results, sizes, grad->getElementType());
+}
+
+TAD_INFER(ToCopyOp) {
+  TensorInference infer = tensorInference<ToCopyOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  Type element = self->getElementType();
+  if (TypeAttr dtype = adaptor.getDtypeAttr()) {
+    element = dtype.getValue();
+    if (!element.isF32() && !element.isF64() && !element.isInteger(64) &&
+        !element.isInteger(32) && !element.isInteger(1))
+      return infer.fail("'dtype' must be f32, f64, i64, i32 or i1, got ",
+                        element);
+  }
+  return pushShape(results, self->getShape(), element);
+}
+
+/// Checks the operands of cat/stack; returns the first one's type.
+static FailureOr<RankedTensorType> joinOperands(const TensorInference &infer,
+                                                bool sameShape,
+                                                int64_t catDim) {
+  if (infer.operands.empty()) {
+    (void)infer.fail("expects at least one tensor");
+    return failure();
+  }
+  FailureOr<RankedTensorType> first = infer.tensor(0);
+  if (failed(first))
+    return failure();
+  for (unsigned i = 1; i < infer.operands.size(); ++i) {
+    FailureOr<RankedTensorType> other = infer.tensor(i);
+    if (failed(other) || failed(infer.sameElementType(*first, *other)))
+      return failure();
+    bool ok = other->getRank() == first->getRank();
+    for (int64_t d = 0; ok && d < first->getRank(); ++d)
+      ok = (!sameShape && d == catDim) ||
+           other->getDimSize(d) == first->getDimSize(d);
+    if (!ok) {
+      (void)infer.fail("tensor #", i, " of shape ",
+                       shapeToString(other->getShape()),
+                       sameShape ? " differs from tensor #0 of shape "
+                                 : " does not match outside 'dim' tensor #0 "
+                                   "of shape ",
+                       shapeToString(first->getShape()));
+      return failure();
+    }
+  }
+  return first;
+}
+
+TAD_INFER(CatOp) {
+  TensorInference infer = tensorInference<CatOp>(loc, operands);
+  if (operands.empty())
+    return infer.fail("expects at least one tensor");
+  FailureOr<RankedTensorType> first = infer.tensor(0);
+  if (failed(first))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), first->getRank());
+  if (failed(dim) || failed(joinOperands(infer, false, *dim)))
+    return failure();
+  SmallVector<int64_t> shape(first->getShape());
+  shape[*dim] = 0;
+  for (Value operand : operands)
+    shape[*dim] += cast<RankedTensorType>(operand.getType()).getDimSize(*dim);
+  return pushShape(results, shape, first->getElementType());
+}
+
+TAD_INFER(StackOp) {
+  TensorInference infer = tensorInference<StackOp>(loc, operands);
+  FailureOr<RankedTensorType> first = joinOperands(infer, true, -1);
+  if (failed(first))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), first->getRank() + 1);
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(first->getShape());
+  shape.insert(shape.begin() + *dim, operands.size());
+  return pushShape(results, shape, first->getElementType());
+}
+
+/// One result per piece of `sizes` along `dim` of `self`.
+static LogicalResult pushPieces(const TensorInference &infer,
+                                RankedTensorType self, int64_t dim,
+                                ArrayRef<int64_t> sizes,
+                                SmallVectorImpl<Type> &results) {
+  int64_t total = 0;
+  for (int64_t size : sizes) {
+    if (size < 0)
+      return infer.fail("split sizes must be non-negative, got ",
+                        shapeToString(sizes));
+    total += size;
+  }
+  if (total != self.getDimSize(dim))
+    return infer.fail("split sizes ", shapeToString(sizes), " do not add up to ",
+                      self.getDimSize(dim), ", the size of dimension ", dim);
+  for (int64_t size : sizes) {
+    SmallVector<int64_t> shape(self.getShape());
+    shape[dim] = size;
+    results.push_back(RankedTensorType::get(shape, self.getElementType()));
+  }
+  return success();
+}
+
+TAD_INFER(SplitTensorOp) {
+  TensorInference infer = tensorInference<SplitTensorOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getSplitSizeAttr())
+    return infer.fail("requires attribute 'split_size'");
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
+  if (failed(dim))
+    return failure();
+  int64_t splitSize = adaptor.getSplitSize();
+  if (splitSize <= 0)
+    return infer.fail("'split_size' must be positive, got ", splitSize);
+  return pushPieces(infer, *self, *dim,
+                    splitSizes(self->getDimSize(*dim), splitSize), results);
+}
+
+TAD_INFER(SplitWithSizesOp) {
+  TensorInference infer = tensorInference<SplitWithSizesOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getSplitSizesAttr())
+    return infer.fail("requires attribute 'split_sizes'");
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
+  if (failed(dim))
+    return failure();
+  return pushPieces(infer, *self, *dim, adaptor.getSplitSizes(), results);
+}
+
+TAD_INFER(UnbindIntOp) {
+  TensorInference infer = tensorInference<UnbindIntOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(self->getShape());
+  shape.erase(shape.begin() + *dim);
+  for (int64_t i = 0; i < self->getDimSize(*dim); ++i)
+    results.push_back(RankedTensorType::get(shape, self->getElementType()));
+  return success();
+}
+
+TAD_INFER(RepeatOp) {
+  TensorInference infer = tensorInference<RepeatOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getRepeatsAttr())
+    return infer.fail("requires attribute 'repeats'");
+  ArrayRef<int64_t> repeats = adaptor.getRepeats();
+  int64_t rank = self->getRank(), n = repeats.size();
+  if (n < rank)
+    return infer.fail("'repeats' ", shapeToString(repeats),
+                      " has fewer entries than the rank ", rank);
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < n; ++i) {
+    if (repeats[i] < 0)
+      return infer.fail("'repeats' must be non-negative, got ",
+                        shapeToString(repeats));
+    int64_t size = i < n - rank ? 1 : self->getDimSize(i - (n - rank));
+    shape.push_back(size * repeats[i]);
+  }
+  return pushShape(results, shape, self->getElementType());
+}
+
+TAD_INFER(ConstantPadNdOp) {
+  TensorInference infer = tensorInference<ConstantPadNdOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  if (!adaptor.getPadAttr())
+    return infer.fail("requires attribute 'pad'");
+  std::optional<SmallVector<int64_t>> shape =
+      paddedShape(self->getShape(), adaptor.getPad());
+  if (!shape)
+    return infer.fail("'pad' ", shapeToString(adaptor.getPad()),
+                      " is invalid for shape ", shapeToString(self->getShape()),
+                      " (pairs per dimension, at most two per dimension, no "
+                      "negative sizes)");
+  return pushShape(results, *shape, self->getElementType());
+}
+
+LogicalResult FlipOp::verify() {
+  int64_t rank = getSelf().getType().getRank();
+  if (!wrapDims(getDims(), rank) && !getDims().empty())
+    return emitOpError("'dims' ") << shapeToString(getDims())
+                                  << " is out of range or repeated for rank "
+                                  << rank;
+  return success();
+}
+
+LogicalResult TrilOp::verify() {
+  if (getSelf().getType().getRank() < 2)
+    return emitOpError("expects a tensor of rank >= 2, got rank ")
+           << getSelf().getType().getRank();
+  return success();
+}
