@@ -648,6 +648,9 @@ FailureOr<FormulaValue> Binder::evalCall(const Expr &expr) {
   name.consume_front("std::");
   name.consume_back("_symint");
   if (std::optional<FailureOr<FormulaValue>> builtin =
+          callFormatBuiltin(expr, name, args))
+    return *builtin;
+  if (std::optional<FailureOr<FormulaValue>> builtin =
           callBuiltin(expr, name, args))
     return *builtin;
   return callFunction(expr, name, args);

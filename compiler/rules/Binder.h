@@ -84,6 +84,11 @@ public:
   /// attribute (null when absent: the schema default applies).
   static FormulaValue fromAttribute(const SchemaArgument &arg, Attribute attr);
 
+  /// Whether `name` (as called, with or without at::/std::/_symint) is a
+  /// builtin of the binder: a call to it resolves without a helper or op.
+  /// `tadc --check-rules` resolves calls statically with it.
+  static bool isBuiltinFunction(StringRef name);
+
   /// Builds the tad op `callee` with formula-level arguments (positional, as
   /// in a C++ call); returns its single result or a tuple of results.
   FailureOr<FormulaValue> buildOp(const CatalogOp &callee,
@@ -103,6 +108,12 @@ private:
   FailureOr<FormulaValue> evalIndex(const Expr &expr);
   FailureOr<FormulaValue> evalBraceList(const Expr &expr);
 
+  /// Codegen pseudo-functions and C++ idioms (wrap_opt_if, std::vector,
+  /// TensorGeometry, .back(), is_complex, `->` on an absent optional...),
+  /// tried before callBuiltin (FormatBuiltins.cpp).
+  std::optional<FailureOr<FormulaValue>>
+  callFormatBuiltin(const Expr &expr, StringRef name,
+                    std::vector<FormulaValue> &args);
   /// `name(args)` after builtins: a helper formula or a tad op.
   FailureOr<FormulaValue> callFunction(const Expr &expr, StringRef name,
                                        std::vector<FormulaValue> &args);

@@ -2,6 +2,7 @@
 
 #include "compiler/rules/Formula.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -255,7 +256,42 @@ public:
   std::string error;
   size_t errorOffset = 0;
 
+  /// The deepest AST (and parser recursion) accepted: upstream formulas nest
+  /// about 20 levels; the bound keeps the recursive printer, walkers and
+  /// destructors away from stack overflow on hostile input.
+  static constexpr unsigned kMaxDepth = 256;
+
 private:
+  /// Records the height of a finished node and fails when it exceeds
+  /// kMaxDepth. Every node the parser builds passes through here once its
+  /// operands are complete.
+  ExprPtr done(ExprPtr e) {
+    if (!e)
+      return nullptr;
+    unsigned h = 0;
+    for (const ExprPtr &op : e->operands)
+      h = std::max(h, heights.lookup(op.get()));
+    if (++h > kMaxDepth)
+      return fail(e->offset, "formula nests more than " +
+                                 llvm::Twine(kMaxDepth) + " levels deep");
+    heights[e.get()] = h;
+    return e;
+  }
+
+  /// Counts recursive descent (parentheses nest without adding AST levels).
+  struct Nesting {
+    explicit Nesting(unsigned &depth) : depth(depth) { ++depth; }
+    ~Nesting() { --depth; }
+    unsigned &depth;
+  };
+  bool tooDeep() {
+    if (recursion <= kMaxDepth)
+      return false;
+    fail(tok.offset,
+         "formula nests more than " + llvm::Twine(kMaxDepth) + " levels deep");
+    return true;
+  }
+
   void advance() {
     tok = lex.next();
     if (tok.kind == Tok::Error && error.empty()) {
@@ -301,6 +337,9 @@ private:
 
   // expr := logor ["?" expr ":" expr]
   ExprPtr parseExpr() {
+    Nesting nesting(recursion);
+    if (tooDeep())
+      return nullptr;
     ExprPtr cond = parseBinary(0);
     if (!cond)
       return nullptr;
@@ -318,7 +357,7 @@ private:
     e->operands.push_back(std::move(cond));
     e->operands.push_back(std::move(t));
     e->operands.push_back(std::move(f));
-    return e;
+    return done(std::move(e));
   }
 
   /// Binary precedence levels, lowest first.
@@ -351,12 +390,17 @@ private:
       auto e = std::make_unique<Expr>(Kind::Binary, op, offset);
       e->operands.push_back(std::move(lhs));
       e->operands.push_back(std::move(rhs));
-      lhs = std::move(e);
+      lhs = done(std::move(e));
+      if (!lhs)
+        return nullptr;
     }
     return lhs;
   }
 
   ExprPtr parseUnary() {
+    Nesting nesting(recursion);
+    if (tooDeep())
+      return nullptr;
     if (isPunct("-") || isPunct("!") || isPunct("*")) {
       auto e = std::make_unique<Expr>(Kind::Unary, tok.text, tok.offset);
       advance();
@@ -364,7 +408,7 @@ private:
       if (!x)
         return nullptr;
       e->operands.push_back(std::move(x));
-      return e;
+      return done(std::move(e));
     }
     return parsePostfix();
   }
@@ -451,7 +495,7 @@ private:
         call->operands.push_back(std::move(e));
         if (!parseArgs(*call, "after method name"))
           return nullptr;
-        e = std::move(call);
+        e = done(std::move(call));
         continue;
       }
       if (isPunct("[")) {
@@ -462,7 +506,7 @@ private:
         auto idx = std::make_unique<Expr>(Kind::Index, "[]", e->offset);
         idx->operands.push_back(std::move(e));
         idx->operands.push_back(std::move(index));
-        e = std::move(idx);
+        e = done(std::move(idx));
         continue;
       }
       break;
@@ -496,7 +540,7 @@ private:
       return nullptr;
     auto e = std::make_unique<Expr>(Kind::Lambda, params, offset);
     e->operands.push_back(std::move(body));
-    return e;
+    return done(std::move(e));
   }
 
   ExprPtr parsePrimary() {
@@ -509,18 +553,18 @@ private:
       auto e = std::make_unique<Expr>(tok.isFloat ? Kind::Float : Kind::Integer,
                                       tok.text, tok.offset);
       advance();
-      return e;
+      return done(std::move(e));
     }
     case Tok::String: {
       auto e = std::make_unique<Expr>(Kind::String, tok.text, tok.offset);
       advance();
-      return e;
+      return done(std::move(e));
     }
     case Tok::Ident: {
       if (tok.text == "true" || tok.text == "false") {
         auto e = std::make_unique<Expr>(Kind::Bool, tok.text, tok.offset);
         advance();
-        return e;
+        return done(std::move(e));
       }
       auto e = std::make_unique<Expr>(Kind::Identifier, tok.text, tok.offset);
       advance();
@@ -529,7 +573,7 @@ private:
         if (!parseArgs(*e, "in call"))
           return nullptr;
       }
-      return e;
+      return done(std::move(e));
     }
     case Tok::Punct:
       break;
@@ -546,7 +590,7 @@ private:
       advance();
       if (isPunct("}")) {
         advance();
-        return e;
+        return done(std::move(e));
       }
       while (true) {
         ExprPtr x = parseExpr();
@@ -559,7 +603,7 @@ private:
         }
         if (!expect("}", "to close brace list"))
           return nullptr;
-        return e;
+        return done(std::move(e));
       }
     }
     if (isPunct("["))
@@ -570,6 +614,8 @@ private:
 
   Lexer lex;
   Token tok;
+  llvm::DenseMap<const Expr *, unsigned> heights;
+  unsigned recursion = 0;
 };
 } // namespace
 
@@ -821,9 +867,9 @@ ExprPtr mlir::tad::rules::substituteIdentifiers(
 }
 
 static void collectImpl(const Expr &e, const llvm::StringSet<> &bound,
-                        llvm::SmallVectorImpl<std::string> &out) {
+                        llvm::SmallVectorImpl<const Expr *> &out) {
   if (e.kind == Kind::Identifier && !bound.contains(e.name))
-    out.push_back(e.name);
+    out.push_back(&e);
   if (e.kind == Kind::Lambda) {
     llvm::StringSet<> inner = bound;
     for (const auto &p : lambdaParams(e.name))
@@ -837,6 +883,14 @@ static void collectImpl(const Expr &e, const llvm::StringSet<> &bound,
 
 void mlir::tad::rules::collectIdentifiers(
     const Expr &e, llvm::SmallVectorImpl<std::string> &out) {
+  SmallVector<const Expr *> nodes;
+  collectImpl(e, {}, nodes);
+  for (const Expr *node : nodes)
+    out.push_back(node->name);
+}
+
+void mlir::tad::rules::collectFreeIdentifiers(
+    const Expr &e, llvm::SmallVectorImpl<const Expr *> &out) {
   collectImpl(e, {}, out);
 }
 

@@ -103,6 +103,11 @@ substituteIdentifiers(const Expr &e,
 /// duplicates included). Lambda parameters are not free inside its body.
 void collectIdentifiers(const Expr &e, llvm::SmallVectorImpl<std::string> &out);
 
+/// Appends the free Identifier nodes of `e` in order (what collectIdentifiers
+/// names), for diagnostics that point at each use.
+void collectFreeIdentifiers(const Expr &e,
+                            llvm::SmallVectorImpl<const Expr *> &out);
+
 /// Calls `fn` on `e` and every sub-expression in pre-order.
 void walkExpr(const Expr &e, llvm::function_ref<void(const Expr &)> fn);
 

@@ -19,7 +19,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <exception>
+#include <tuple>
 
 using namespace mlir::tad::rules;
 using llvm::failure;
@@ -32,6 +34,18 @@ using llvm::Twine;
 
 mlir::Location SourceLoc::toLocation(mlir::MLIRContext *ctx) const {
   return mlir::FileLineColLoc::get(ctx, file, line, col);
+}
+
+SourceLoc Formula::locOf(size_t offset) const {
+  SourceLoc l = loc;
+  if (positions.empty()) {
+    l.col += offset;
+  } else {
+    const auto &p = positions[std::min(offset, positions.size() - 1)];
+    l.line = p.first;
+    l.col = p.second;
+  }
+  return l;
 }
 
 const DerivativeKey *RuleEntry::findBackward(StringRef input) const {
@@ -60,6 +74,14 @@ bool mlir::tad::rules::isKnownDispatchKey(StringRef key) {
       .Default(false);
 }
 
+bool mlir::tad::rules::isFormulaConstant(StringRef name) {
+  if (llvm::is_contained({"M_PI", "M_LN2", "M_SQRT2", "M_2_SQRTPI"}, name))
+    return true;
+  if (name.consume_front("at::Reduction::"))
+    return llvm::is_contained({"None", "Mean", "Sum"}, name);
+  return name.contains("MemoryFormat::");
+}
+
 namespace {
 /// Where a scalar's text starts and how it was written.
 struct ScalarSource {
@@ -70,10 +92,13 @@ struct ScalarSource {
 
 class Loader {
 public:
-  Loader(mlir::MLIRContext *ctx, StringRef contents, StringRef path)
-      : ctx(ctx), contents(contents), path(path) {}
+  Loader(mlir::MLIRContext *ctx, StringRef contents, StringRef path,
+         RuleFileReport *report)
+      : ctx(ctx), contents(contents), path(path),
+        report(report ? *report : ownReport) {}
 
-  FailureOr<RuleFile> load();
+  /// Loads into `out` everything that loads; fails if anything was reported.
+  LogicalResult load(RuleFile &out);
 
 private:
   //===--- Diagnostics ----------------------------------------------------===//
@@ -88,7 +113,22 @@ private:
 
   mlir::InFlightDiagnostic error(const SourceLoc &loc) {
     hadError = true;
+    if (EntryReport *r = currentReport())
+      ++r->errors;
+    else
+      ++report.fileErrors;
     return mlir::emitError(loc.toLocation(ctx));
+  }
+
+  /// The report of the item being loaded, or null between items.
+  EntryReport *currentReport() {
+    return currentItem < 0 ? nullptr : &report.entries[currentItem];
+  }
+  void countFormula(bool parsed) {
+    if (EntryReport *r = currentReport()) {
+      ++r->formulasTotal;
+      r->formulasParsed += parsed;
+    }
   }
 
   ScalarSource sourceOf(const YAML::Node &n) const {
@@ -105,11 +145,14 @@ private:
     return s;
   }
 
-  /// Maps byte `offset` of the scalar's value back to the file by walking the
-  /// raw text: line folds (a newline plus indentation became one space) and
-  /// escapes are followed, so multi-line scalars map to the right line.
-  SourceLoc locInScalar(const ScalarSource &src, StringRef value,
-                        size_t offset) const {
+  /// Maps each byte offset of the scalar's value (0..size) back to the file
+  /// by walking the raw text: line folds (a newline plus indentation became
+  /// one space) and escapes are followed, so multi-line scalars map to the
+  /// right line. Stops at `limit` offsets.
+  std::vector<std::pair<unsigned, unsigned>>
+  positionsInScalar(const ScalarSource &src, StringRef value,
+                    size_t limit) const {
+    std::vector<std::pair<unsigned, unsigned>> positions;
     SourceLoc loc = src.loc;
     size_t raw = src.pos, v = 0;
     auto step = [&](size_t n) {
@@ -122,23 +165,31 @@ private:
         }
       }
     };
-    while (v < offset && v < value.size() && raw < contents.size()) {
+    auto record = [&] {
+      while (positions.size() <= v && positions.size() <= limit)
+        positions.emplace_back(loc.line, loc.col);
+    };
+    record();
+    while (v < limit && v < value.size() && raw < contents.size()) {
       char r = contents[raw];
       // Escapes first: "\x" and '' stand for one character of the value.
       if (src.quote == '"' && r == '\\') {
         step(2);
         ++v;
+        record();
         continue;
       }
       if (src.quote == '\'' && r == '\'' && raw + 1 < contents.size() &&
           contents[raw + 1] == '\'') {
         step(2);
         ++v;
+        record();
         continue;
       }
       if (r == value[v]) {
         step(1);
         ++v;
+        record();
         continue;
       }
       if (llvm::isSpace(r)) {
@@ -149,12 +200,23 @@ private:
           sawNewline |= contents[raw] == '\n';
           step(1);
         }
-        if (sawNewline && value[v] == ' ')
+        if (sawNewline && value[v] == ' ') {
           ++v;
+          record();
+        }
         continue;
       }
       break; // out of sync: best effort
     }
+    return positions;
+  }
+
+  SourceLoc locInScalar(const ScalarSource &src, StringRef value,
+                        size_t offset) const {
+    std::vector<std::pair<unsigned, unsigned>> positions =
+        positionsInScalar(src, value, offset);
+    SourceLoc loc = src.loc;
+    std::tie(loc.line, loc.col) = positions.back();
     return loc;
   }
 
@@ -168,22 +230,20 @@ private:
     std::string err;
     size_t errOffset = 0;
     FailureOr<ExprPtr> e = parseFormula(f.text, err, errOffset);
+    countFormula(succeeded(e));
     if (failed(e)) {
       error(locInScalar(src, f.text, errOffset)) << err;
       return failure();
     }
     f.expr = std::move(*e);
-    formulaSources.push_back({f.expr.get(), src, f.text});
+    f.positions = positionsInScalar(src, f.text, f.text.size());
     return success();
   }
 
   /// The location of a sub-expression of a formula parsed by
   /// parseFormulaNode.
   SourceLoc locOfExpr(const Formula &f, const Expr &e) const {
-    for (const auto &fs : formulaSources)
-      if (fs.root == f.expr.get())
-        return locInScalar(fs.src, fs.text, e.offset);
-    return f.loc;
+    return f.locOf(e.offset);
   }
 
   FailureOr<Schema> parseSchemaNode(const YAML::Node &n) {
@@ -210,18 +270,23 @@ private:
   void checkBlock(const RuleEntry &entry,
                   const std::vector<DerivativeKey> &backward,
                   const std::vector<DerivativeKey> &forward);
+  void checkIdentifiers(const RuleEntry &entry,
+                        const std::vector<DerivativeKey> &backward,
+                        const std::vector<DerivativeKey> &forward);
+  void checkTupleArity(const DerivativeKey &key);
+  /// Parses the formula values of `keys` only (for an entry whose schema
+  /// failed): their errors are reported and they are counted.
+  void parseValuesOnly(
+      const std::vector<std::pair<YAML::Node, YAML::Node>> &keys);
 
   mlir::MLIRContext *ctx;
   StringRef contents;
   StringRef path;
+  RuleFileReport ownReport;
+  RuleFileReport &report;
+  int currentItem = -1;
   bool hadError = false;
   RuleFile file;
-  struct FormulaSource {
-    const Expr *root;
-    ScalarSource src;
-    std::string text;
-  };
-  std::vector<FormulaSource> formulaSources;
 };
 } // namespace
 
@@ -249,11 +314,22 @@ void Loader::loadHelper(const YAML::Node &item) {
     return;
   }
   FailureOr<Schema> sig = parseSchemaNode(nameNode);
-  if (failed(sig))
+  if (succeeded(sig))
+    currentReport()->schemaParsed = true;
+  if (failed(parseFormulaNode(formulaNode, helper.body)) || failed(sig))
     return;
   helper.signature = std::move(*sig);
-  if (failed(parseFormulaNode(formulaNode, helper.body)))
-    return;
+  // The body sees the signature's arguments and the named constants.
+  SmallVector<const Expr *> ids;
+  collectFreeIdentifiers(*helper.body.expr, ids);
+  for (const Expr *id : ids)
+    if (helper.signature.findArgument(id->name) < 0 &&
+        !isFormulaConstant(id->name))
+      error(locOfExpr(helper.body, *id))
+          << "unknown identifier '" << id->name << "' in helper '"
+          << helper.signature.baseName
+          << "': not an argument of the helper nor a named constant";
+  currentReport()->index = file.helpers.size();
   file.helpers.push_back(std::move(helper));
 }
 
@@ -334,14 +410,17 @@ void Loader::loadBlock(
     }
     std::string keyText = keyNode.Scalar();
     key.names = splitNames(keyText);
+    bool bad = false, isBackward = false;
     if (llvm::any_of(key.names,
                      [](const std::string &s) { return s.empty(); })) {
       error(key.loc) << "empty name in key '" << keyText << "'";
-      continue;
+      bad = true;
+    } else {
+      isBackward = schema.findArgument(key.names.front()) >= 0;
     }
-    bool isBackward = schema.findArgument(key.names.front()) >= 0;
-    bool bad = false;
     for (const std::string &name : key.names) {
+      if (bad)
+        break; // an empty name: the other checks would only add noise
       bool isInput = schema.findArgument(name) >= 0;
       bool isOutput = llvm::is_contained(outputs, name);
       if (isInput && namedReturns.contains(name)) {
@@ -363,13 +442,13 @@ void Loader::loadBlock(
         bad = true;
       }
     }
-    if (bad)
-      continue;
     if (!valueNode.IsScalar()) {
       error(locOf(valueNode.Mark()))
           << "formula for '" << keyText << "' must be a string";
       continue;
     }
+    // The formula is parsed (and counted) even under a bad key, so that its
+    // own errors are reported too.
     std::string value = StringRef(valueNode.Scalar()).trim().str();
     key.kind = llvm::StringSwitch<FormulaKind>(value)
                    .Case("non_differentiable", FormulaKind::NonDifferentiable)
@@ -386,9 +465,13 @@ void Loader::loadBlock(
         key.formula.text = e.operands[0]->name;
       }
     } else {
+      if (key.kind != FormulaKind::NonDifferentiable)
+        countFormula(/*parsed=*/true);
       key.formula.text = value;
       key.formula.loc = sourceOf(valueNode).loc;
     }
+    if (bad)
+      continue;
     if (isBackward && (key.kind == FormulaKind::AutoLinear ||
                        key.kind == FormulaKind::AutoElementWise)) {
       error(key.formula.loc)
@@ -425,9 +508,108 @@ void Loader::loadBlock(
       continue;
     for (const std::string &name : key.names)
       seen[name] = key.kind;
+    checkTupleArity(key);
     (isBackward ? backward : forward).push_back(std::move(key));
   }
   checkBlock(entry, backward, forward);
+  checkIdentifiers(entry, backward, forward);
+}
+
+void Loader::checkTupleArity(const DerivativeKey &key) {
+  if (key.kind != FormulaKind::Expression || !key.formula.expr)
+    return;
+  size_t n = key.names.size();
+  // The values a formula can return: through ternaries, to std::tuple<...>()
+  // and brace lists, whose arity is visible.
+  SmallVector<const Expr *> results{key.formula.expr.get()};
+  while (!results.empty()) {
+    const Expr *e = results.pop_back_val();
+    if (e->kind == Expr::Kind::Ternary) {
+      results.push_back(e->operands[1].get());
+      results.push_back(e->operands[2].get());
+      continue;
+    }
+    size_t count = 0;
+    if (e->isCall("std::tuple") && e->operands.empty())
+      count = e->templateArgs.size();
+    else if (e->kind == Expr::Kind::BraceList && n > 1)
+      count = e->operands.size();
+    else
+      continue;
+    if (count != n)
+      error(locOfExpr(key.formula, *e))
+          << "formula for '" << llvm::join(key.names, ", ") << "' returns "
+          << count << (count == 1 ? " value" : " values") << " but the key names "
+          << n << (n == 1 ? " input" : " inputs");
+  }
+  // grad_input_mask has one flag per name of the key.
+  walkExpr(*key.formula.expr, [&](const Expr &e) {
+    if (e.kind != Expr::Kind::Index ||
+        !e.operands[0]->isIdentifier("grad_input_mask") ||
+        e.operands[1]->kind != Expr::Kind::Integer)
+      return;
+    int64_t i = e.operands[1]->intValue();
+    if (i < 0 || static_cast<size_t>(i) >= n)
+      error(locOfExpr(key.formula, e))
+          << "'grad_input_mask[" << i << "]' is out of range: the key '"
+          << llvm::join(key.names, ", ") << "' names " << n
+          << (n == 1 ? " input" : " inputs");
+  });
+}
+
+void Loader::checkIdentifiers(const RuleEntry &entry,
+                              const std::vector<DerivativeKey> &backward,
+                              const std::vector<DerivativeKey> &forward) {
+  const Schema &schema = entry.schema;
+  // What each kind of formula sees (seeds_report 1.4).
+  llvm::StringSet<> backwardScope, forwardScope;
+  for (const SchemaArgument &arg : schema.arguments) {
+    backwardScope.insert(arg.name);
+    forwardScope.insert(arg.name);
+    if (arg.type.isTensorLike()) {
+      forwardScope.insert(arg.name + "_p");
+      forwardScope.insert(arg.name + "_t");
+    }
+  }
+  for (const std::string &out : schema.outputNames()) {
+    backwardScope.insert(out);
+    backwardScope.insert("grad_" + out);
+    forwardScope.insert(out);
+  }
+  for (StringRef name : {"grad", "grads", "grad_input_mask", "retain_variables"})
+    backwardScope.insert(name);
+  if (schema.isInplace) {
+    forwardScope.insert("original_self_p");
+    forwardScope.insert("original_self_t");
+  }
+  if (StringRef(schema.baseName).starts_with("_foreach_")) {
+    backwardScope.insert("i"); // grads[i], self[i], result[i]
+    forwardScope.insert("i");
+  }
+  auto check = [&](const DerivativeKey &k, const llvm::StringSet<> &scope,
+                   const llvm::StringSet<> &other, StringRef kind,
+                   StringRef otherKind) {
+    if (k.kind != FormulaKind::Expression || !k.formula.expr)
+      return;
+    SmallVector<const Expr *> ids;
+    collectFreeIdentifiers(*k.formula.expr, ids);
+    for (const Expr *id : ids) {
+      if (scope.contains(id->name) || isFormulaConstant(id->name))
+        continue;
+      mlir::InFlightDiagnostic diag = error(locOfExpr(k.formula, *id));
+      diag << "unknown identifier '" << id->name << "' in a " << kind
+           << " formula of '" << schema.fullName() << "'";
+      if (other.contains(id->name))
+        diag << ": it is bound only in " << otherKind << " formulas";
+      else
+        diag << ": not an argument, output or gradient of the op, nor a "
+                "named constant";
+    }
+  };
+  for (const DerivativeKey &k : backward)
+    check(k, backwardScope, forwardScope, "backward", "forward");
+  for (const DerivativeKey &k : forward)
+    check(k, forwardScope, backwardScope, "forward", "backward");
 }
 
 void Loader::checkBlock(const RuleEntry &entry,
@@ -590,13 +772,32 @@ void Loader::loadEntry(const YAML::Node &item) {
     }
   }
   entry.loc = locOf(nameKey.Mark());
+  currentReport()->loc = entry.loc;
+  auto parseDispatchValuesOnly = [&] {
+    if (!dispatchKey || !dispatchValue.IsMap())
+      return;
+    for (auto it = dispatchValue.begin(); it != dispatchValue.end(); ++it) {
+      if (!it->second.IsMap())
+        continue;
+      std::vector<std::pair<YAML::Node, YAML::Node>> block;
+      for (auto f = it->second.begin(); f != it->second.end(); ++f)
+        block.emplace_back(f->first, f->second);
+      parseValuesOnly(block);
+    }
+  };
   if (!nameNode.IsScalar()) {
     error(locOf(nameNode.Mark())) << "'name' must be a schema string";
+    parseValuesOnly(formulaKeys);
+    parseDispatchValuesOnly();
     return;
   }
   FailureOr<Schema> schema = parseSchemaNode(nameNode);
-  if (failed(schema))
+  if (failed(schema)) {
+    parseValuesOnly(formulaKeys);
+    parseDispatchValuesOnly();
     return;
+  }
+  currentReport()->schemaParsed = true;
   entry.schema = std::move(*schema);
   for (StringRef reserved : {"grad_input_mask", "result"})
     if (entry.schema.findArgument(reserved) >= 0)
@@ -642,25 +843,54 @@ void Loader::loadEntry(const YAML::Node &item) {
   } else {
     loadBlock(formulaKeys, entry, entry.backward, entry.forward);
   }
+  currentReport()->index = file.entries.size();
   file.entries.push_back(std::move(entry));
 }
 
-FailureOr<RuleFile> Loader::load() {
+void Loader::parseValuesOnly(
+    const std::vector<std::pair<YAML::Node, YAML::Node>> &keys) {
+  for (const auto &[keyNode, valueNode] : keys) {
+    if (!valueNode.IsScalar())
+      continue;
+    StringRef value = StringRef(valueNode.Scalar()).trim();
+    if (value == "non_differentiable")
+      continue;
+    if (value == "auto_linear" || value == "auto_element_wise") {
+      countFormula(/*parsed=*/true);
+      continue;
+    }
+    Formula f;
+    (void)parseFormulaNode(valueNode, f);
+  }
+}
+
+LogicalResult Loader::load(RuleFile &out) {
   file.path = path.str();
   try {
     YAML::Node root = YAML::Load(contents.str());
-    if (root.IsNull())
-      return std::move(file);
+    if (root.IsNull()) {
+      out = std::move(file);
+      return success();
+    }
     if (!root.IsSequence()) {
       error(locOf(root.Mark()))
           << "a rule file must be a YAML sequence of entries";
+      out = std::move(file);
       return failure();
     }
     for (const YAML::Node &item : root) {
+      currentItem = -1;
       if (!item.IsMap()) {
         error(locOf(item.Mark())) << "expected a mapping for each rule entry";
         continue;
       }
+      EntryReport itemReport;
+      itemReport.loc = locOf(item.Mark());
+      if (YAML::Node name = item["name"]; name && name.IsScalar())
+        itemReport.name = name.Scalar();
+      itemReport.isHelper = static_cast<bool>(item["formula"]);
+      report.entries.push_back(std::move(itemReport));
+      currentItem = report.entries.size() - 1;
       if (!item["name"]) {
         error(locOf(item.Mark())) << "rule entry has no 'name' key";
         continue;
@@ -671,20 +901,33 @@ FailureOr<RuleFile> Loader::load() {
         loadEntry(item);
     }
   } catch (const YAML::Exception &e) {
+    currentItem = -1;
     error(locOf(e.mark)) << e.msg;
   } catch (const std::exception &e) {
+    currentItem = -1;
     error(SourceLoc{path.str(), 1, 1})
         << "error while reading rule file: " << e.what();
   }
-  if (hadError)
-    return failure();
-  return std::move(file);
+  currentItem = -1;
+  out = std::move(file);
+  return failure(hadError);
 }
 
 FailureOr<RuleFile> mlir::tad::rules::parseRuleFile(mlir::MLIRContext *ctx,
                                                     StringRef contents,
                                                     StringRef path) {
-  return Loader(ctx, contents, path).load();
+  RuleFile file;
+  if (failed(Loader(ctx, contents, path, nullptr).load(file)))
+    return failure();
+  return std::move(file);
+}
+
+LogicalResult mlir::tad::rules::parseRuleFileInto(mlir::MLIRContext *ctx,
+                                                  StringRef contents,
+                                                  StringRef path,
+                                                  RuleFile &file,
+                                                  RuleFileReport *report) {
+  return Loader(ctx, contents, path, report).load(file);
 }
 
 FailureOr<RuleFile> mlir::tad::rules::loadRuleFile(mlir::MLIRContext *ctx,

@@ -42,6 +42,12 @@ struct Formula {
   std::string text;
   SourceLoc loc;
   ExprPtr expr;
+  /// (line, col) in the file of each byte offset of `text` (and of its end),
+  /// following quotes, escapes and folded lines; empty when not from a file.
+  std::vector<std::pair<unsigned, unsigned>> positions;
+
+  /// The file position of byte `offset` of the formula (of an Expr::offset).
+  SourceLoc locOf(size_t offset) const;
 };
 
 enum class FormulaKind {
@@ -98,6 +104,28 @@ struct RuleFile {
   std::vector<HelperEntry> helpers;
 };
 
+/// What the loader found for one item of a rule file, whether or not it
+/// loaded: for `tadc --check-rules` and the fuzzer.
+struct EntryReport {
+  SourceLoc loc;            // of the `name:` key (or of the item)
+  std::string name;         // the schema text as written; "" if absent
+  bool isHelper = false;    // a helpers.yaml item (`formula:` key)
+  bool schemaParsed = false;
+  /// Formula values (every key's value except `non_differentiable`, all
+  /// dispatch blocks, a helper's body) and how many of them parsed.
+  unsigned formulasTotal = 0, formulasParsed = 0;
+  /// Errors reported while loading this item.
+  unsigned errors = 0;
+  /// Index into RuleFile::entries (or ::helpers) if it loaded, else -1.
+  int index = -1;
+};
+
+struct RuleFileReport {
+  std::vector<EntryReport> entries;
+  /// Errors that belong to no item (YAML syntax, structure).
+  unsigned fileErrors = 0;
+};
+
 /// Parses a derivatives.yaml-format file (a YAML sequence of mappings) and/or
 /// a helpers file; an entry with a `formula:` key is a helper. Reports every
 /// error found as an MLIR diagnostic at file:line:col and returns failure() if
@@ -106,6 +134,14 @@ llvm::FailureOr<RuleFile> parseRuleFile(mlir::MLIRContext *ctx,
                                         llvm::StringRef contents,
                                         llvm::StringRef path);
 
+/// Like parseRuleFile, but keeps what loaded even when there are errors (an
+/// entry whose schema parses is kept with its valid keys) and, if `report` is
+/// given, fills it with one EntryReport per item.
+llvm::LogicalResult parseRuleFileInto(mlir::MLIRContext *ctx,
+                                      llvm::StringRef contents,
+                                      llvm::StringRef path, RuleFile &file,
+                                      RuleFileReport *report = nullptr);
+
 /// Reads `path` and parses it; "cannot open rule file '<path>'" on I/O error.
 llvm::FailureOr<RuleFile> loadRuleFile(mlir::MLIRContext *ctx,
                                        llvm::StringRef path);
@@ -113,6 +149,11 @@ llvm::FailureOr<RuleFile> loadRuleFile(mlir::MLIRContext *ctx,
 /// The autograd dispatch keys accepted under `dispatch:` (Default and
 /// PyTorch's AUTOGRAD_KEYS).
 bool isKnownDispatchKey(llvm::StringRef key);
+
+/// Named constants a formula may use without binding them (M_PI, M_LN2,
+/// at::Reduction::Mean, c10::MemoryFormat::Contiguous, ...); the binder
+/// evaluates each of them.
+bool isFormulaConstant(llvm::StringRef name);
 
 } // namespace mlir::tad::rules
 

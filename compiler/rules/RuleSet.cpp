@@ -2,6 +2,8 @@
 #include "compiler/rules/RuleSet.h"
 
 #include "compiler/rules/BuiltinRules.h"
+#include "compiler/rules/RuleChecker.h"
+#include "compiler/rules/SavedValues.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -34,6 +36,26 @@ RuleSet::load(MLIRContext *context, ArrayRef<std::string> extraFiles) {
   for (const std::string &path : extraFiles) {
     FailureOr<RuleFile> file = loadRuleFile(context, path);
     ok &= succeeded(file) && succeeded(set->addFile(std::move(*file)));
+  }
+  if (!ok)
+    return failure();
+  // A user's rules are checked completely before anything is compiled:
+  // every call must resolve to a builtin, a helper or a tad op overload of
+  // that arity (the built-in files are checked by test/Rules).
+  for (size_t i = getBuiltinRuleFiles().size(); i < set->files.size(); ++i) {
+    auto report = [&](const SourceLoc &loc, const std::string &message) {
+      emitError(loc.toLocation(context)) << message;
+      ok = false;
+    };
+    const RuleFile &file = *set->files[i];
+    for (const RuleEntry &entry : file.entries)
+      for (const auto *keys : {&entry.backward, &entry.forward})
+        for (const DerivativeKey &key : *keys)
+          if (key.kind == FormulaKind::Expression)
+            resolveFormulaCalls(key.formula, set->catalog, set->helpers,
+                                report);
+    for (const HelperEntry &helper : file.helpers)
+      resolveFormulaCalls(helper.body, set->catalog, set->helpers, report);
   }
   if (!ok)
     return failure();
@@ -227,6 +249,9 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
 
   SmallVector<Value> contributions(op->getNumOperands());
   Binder binder(b, op->getLoc(), catalog, helpers);
+  Operation *before = b.getInsertionPoint() == b.getInsertionBlock()->begin()
+                          ? nullptr
+                          : &*std::prev(b.getInsertionPoint());
   for (const DerivativeKey &key : entry->backward) {
     SmallVector<const ValueGroup *> keyGroups;
     std::vector<FormulaValue> mask;
@@ -299,7 +324,59 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
       }
     }
   }
+  if (failed(checkSavedValues(*info, *entry, op, *layout, wanted, b, before)))
+    return failure();
   return contributions;
+}
+
+LogicalResult RuleSet::checkSavedValues(const CatalogOp &info,
+                                        const RuleEntry &entry, Operation *op,
+                                        const OpLayout &layout,
+                                        ArrayRef<bool> wanted, OpBuilder &b,
+                                        Operation *before) const {
+  // What the rule needs for these gradients (compiler/rules/SavedValues.h).
+  llvm::StringSet<> wantedNames;
+  for (const ValueGroup &group : layout.operands)
+    for (unsigned i = group.start; i < group.start + group.size; ++i)
+      if (wanted[i])
+        wantedNames.insert(info.schema.arguments[group.position].name);
+  SavedValues saved = analyzeSavedValues(entry, helpers, &wantedNames);
+  // The primal values of `op` by the names formulas give them.
+  DenseMap<Value, SmallVector<StringRef, 1>> names;
+  for (const ValueGroup &group : layout.operands)
+    for (unsigned i = group.start; i < group.start + group.size; ++i)
+      names[op->getOperand(i)].push_back(
+          info.schema.arguments[group.position].name);
+  std::vector<std::string> outputs = info.schema.outputNames();
+  for (const ValueGroup &group : layout.results)
+    for (unsigned i = group.start; i < group.start + group.size; ++i)
+      if (group.position < outputs.size())
+        names[op->getResult(i)].push_back(outputs[group.position]);
+  // Every primal value the emitted backward reads must be one the analysis
+  // keeps: the VJP saves exactly what the formulas need as values, metadata
+  // having folded to constants.
+  Block *block = b.getInsertionBlock();
+  Block::iterator it = before ? std::next(before->getIterator()) : block->begin();
+  for (; it != b.getInsertionPoint(); ++it) {
+    WalkResult walk = it->walk([&](Operation *emitted) {
+      for (Value operand : emitted->getOperands()) {
+        auto found = names.find(operand);
+        if (found == names.end() ||
+            llvm::any_of(found->second, [&](StringRef name) {
+              return saved.lookup(name) == ValueUse::Value;
+            }))
+          continue;
+        emitted->emitError("the VJP of 'tad.")
+            << info.schema.fullName() << "' reads '" << found->second.front()
+            << "', which the saved-value analysis of its rule does not keep";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -37,6 +37,8 @@ public:
   const RuleEntry *lookup(StringRef fullName) const;
   const RuleEntry *lookup(Operation *op) const;
   const OpCatalog &getCatalog() const { return catalog; }
+  /// The helpers of every loaded file, by name.
+  const HelperTable &getHelpers() const { return helpers; }
 
   FailureOr<SmallVector<Value>> emitVJP(OpBuilder &b, Operation *op,
                                         ArrayRef<Value> resultCotangents,
@@ -59,6 +61,12 @@ private:
   /// The schema argument name of operand `index`.
   StringRef operandName(const CatalogOp &info, const OpLayout &layout,
                         unsigned index) const;
+  /// Checks that the backward emitted after `before` reads only the primal
+  /// values of `op` that the saved-value analysis keeps for `wanted`.
+  LogicalResult checkSavedValues(const CatalogOp &info, const RuleEntry &entry,
+                                 Operation *op, const OpLayout &layout,
+                                 ArrayRef<bool> wanted, OpBuilder &b,
+                                 Operation *before) const;
   /// Reports a missing rule for an op whose derivative is needed.
   InFlightDiagnostic missingRule(Operation *op, StringRef mode) const;
 

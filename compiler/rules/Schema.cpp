@@ -338,6 +338,8 @@ struct SchemaParser {
     return a;
   }
 
+  static constexpr unsigned kMaxTypeSuffixes = 8;
+
   /// Parses "Tensor(a!)?[]"-style text: base, optional annotation right after
   /// the base, then suffixes.
   LogicalResult parseType(StringRef text, SchemaType &type,
@@ -365,7 +367,14 @@ struct SchemaParser {
       annotation = std::move(*a);
       rest = rest.drop_front(close + 1);
     }
+    unsigned numSuffixes = 0;
     while (!rest.empty()) {
+      // Types nest right-recursively; a bound keeps printing and destruction
+      // off deep recursion (schemas use at most two suffixes).
+      if (++numSuffixes > kMaxTypeSuffixes)
+        return fail(rest, "type '" + text + "' has more than " +
+                              llvm::Twine(kMaxTypeSuffixes) +
+                              " '?' and '[]' suffixes");
       if (rest.consume_front("?")) {
         type = SchemaType::getOptional(std::move(type));
         continue;

@@ -22,6 +22,7 @@
 #include "dialects/Tad/TadOps.h"
 #include "passes/ABI.h"
 #include "passes/Passes.h"
+#include "tools/tadc/RuleCommands.h"
 
 
 #include "mlir/IR/AsmState.h"
@@ -433,6 +434,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
+  tad::registerRuleCommandOptions(tadcCategory);
   // The shared LLVM library registers hundreds of backend options: --help
   // shows tadc's own and MLIR's (--mlir-*), --help-hidden all of them.
   for (auto &entry : cl::getRegisteredOptions()) {
@@ -459,6 +461,10 @@ int main(int argc, char **argv) {
       cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
   if (!printOp || printOp->getNumOccurrences() == 0)
     context.printOpOnDiagnostic(false);
+  // --check-rules / --explain-rule read rule files, not a module.
+  if (std::optional<int> rc = tad::runRuleCommands(
+          context, std::vector<std::string>(ruleFiles.begin(), ruleFiles.end())))
+    return *rc;
 
   // Diagnostics with file:line:col; count errors so that a failure without
   // any diagnostic still says something.

@@ -351,3 +351,42 @@ TEST(Formula, Errors) {
   EXPECT_EQ(parseError("-"), "1: expected an expression, found end of formula");
   EXPECT_EQ(parseError("f(1x)"), "2: invalid number '1x'");
 }
+
+// Hostile nesting is an error, not a stack overflow (fuzzing, issue 4).
+TEST(Formula, DepthLimits) {
+  std::string parens = std::string(300, '(') + "x" + std::string(300, ')');
+  EXPECT_EQ(parseError(parens), "128: formula nests more than 256 levels deep");
+  std::string unary = std::string(300, '-') + "x";
+  EXPECT_EQ(parseError(unary), "255: formula nests more than 256 levels deep");
+  std::string chain = "a";
+  for (int i = 0; i < 300; ++i)
+    chain += " + a";
+  EXPECT_EQ(parseError(chain), "0: formula nests more than 256 levels deep");
+  std::string methods = "x";
+  for (int i = 0; i < 300; ++i)
+    methods += ".f()";
+  EXPECT_EQ(parseError(methods), "0: formula nests more than 256 levels deep");
+  // Upstream-sized formulas are far below the limit.
+  std::string ok = std::string(100, '(') + "x" + std::string(100, ')');
+  std::string error;
+  size_t offset = 0;
+  EXPECT_TRUE(succeeded(parseFormula(ok, error, offset)));
+}
+
+TEST(Formula, CollectFreeIdentifiers) {
+  std::string error;
+  size_t offset = 0;
+  auto e = parseFormula("f(a, [](int i){return i + b;}) + a.g(c)", error,
+                        offset);
+  ASSERT_TRUE(succeeded(e));
+  llvm::SmallVector<const Expr *> ids;
+  collectFreeIdentifiers(**e, ids);
+  std::vector<std::string> names;
+  std::vector<size_t> offsets;
+  for (const Expr *id : ids) {
+    names.push_back(id->name);
+    offsets.push_back(id->offset);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "a", "c"}));
+  EXPECT_EQ(offsets, (std::vector<size_t>{2, 26, 33, 37}));
+}

@@ -542,3 +542,125 @@ TEST_F(RuleFileTest, ReportsEveryError) {
   EXPECT_TRUE(failed(l.file));
   EXPECT_EQ(l.diags.size(), 2u);
 }
+
+TEST_F(RuleFileTest, UnknownIdentifiers) {
+  expectErrors("- name: f(Tensor self, Tensor other) -> Tensor\n"
+               "  self: grad * bogus\n",
+               {"t.yaml:2:16: unknown identifier 'bogus' in a backward "
+                "formula of 'f': not an argument, output or gradient of the "
+                "op, nor a named constant"});
+  // x_t is bound only in forward formulas, grad only in backward ones.
+  expectErrors("- name: f(Tensor self) -> Tensor\n"
+               "  self: grad * self_t\n"
+               "  result: grad * self_p\n",
+               {"t.yaml:2:16: unknown identifier 'self_t' in a backward "
+                "formula of 'f': it is bound only in forward formulas",
+                "t.yaml:3:11: unknown identifier 'grad' in a forward formula "
+                "of 'f': it is bound only in backward formulas"});
+  expectErrors("- name: \"h(Tensor x) -> Tensor\"\n"
+               "  formula: x * y\n",
+               {"t.yaml:2:16: unknown identifier 'y' in helper 'h': not an "
+                "argument of the helper nor a named constant"});
+  // Everything a formula may name: arguments, outputs, their gradients,
+  // grad_input_mask, retain_variables, constants, lambda parameters, and
+  // anything inside not_implemented(...).
+  loadOk("- name: f(Tensor self, Tensor other, int dim) -> (Tensor a, Tensor b)\n"
+         "  self, other: \"g(grad_a, grad_b, a, b, dim, "
+         "grad_input_mask[1], retain_variables, M_PI, at::Reduction::Mean, "
+         "c10::MemoryFormat::Contiguous, [](c10::SymInt i){return -i;})\"\n"
+         "  a: self_t * other_p + b + dim\n"
+         "- name: g_(Tensor(a!) self) -> Tensor(a!)\n"
+         "  self: not_implemented(\"g_\", kSomeMessage)\n"
+         "  result: original_self_p * original_self_t\n"
+         "- name: _foreach_f(Tensor[] self) -> Tensor[]\n"
+         "  self: grads[i] * self[i]\n"
+         "  result: self_t[i]\n");
+}
+
+TEST_F(RuleFileTest, ArityErrors) {
+  expectErrors("- name: f(Tensor self, Tensor other) -> Tensor\n"
+               "  self, other: \"grad.defined() ? g(grad) : "
+               "std::tuple<Tensor>()\"\n",
+               {"t.yaml:2:44: formula for 'self, other' returns 1 value but "
+                "the key names 2 inputs"});
+  expectErrors("- name: f(Tensor self, Tensor other) -> Tensor\n"
+               "  self, other: \"{grad, grad, grad}\"\n",
+               {"t.yaml:2:17: formula for 'self, other' returns 3 values but "
+                "the key names 2 inputs"});
+  expectErrors("- name: f(Tensor self, Tensor other) -> Tensor\n"
+               "  self, other: g(grad, grad_input_mask[2])\n",
+               {"t.yaml:2:24: 'grad_input_mask[2]' is out of range: the key "
+                "'self, other' names 2 inputs"});
+}
+
+TEST_F(RuleFileTest, MultiLineFormulaPositions) {
+  // A double-quoted formula folded over three lines: errors and every
+  // sub-expression map back to their own line and column.
+  expectErrors("- name: f(Tensor self) -> Tensor\n"
+               "  self: \"g(grad,\n"
+               "          self,\n"
+               "          nope)\"\n",
+               {"t.yaml:4:11: unknown identifier 'nope' in a backward formula "
+                "of 'f': not an argument, output or gradient of the op, nor a "
+                "named constant"});
+  RuleFile f = loadOk("- name: f(Tensor self) -> Tensor\n"
+                      "  self: \"g(grad,\n"
+                      "          self)\"\n");
+  ASSERT_EQ(f.entries.size(), 1u);
+  const Formula &formula = f.entries[0].backward[0].formula;
+  const Expr &self = *formula.expr->operands[1];
+  SourceLoc loc = formula.locOf(self.offset);
+  EXPECT_EQ(loc.line, 3u);
+  EXPECT_EQ(loc.col, 11u);
+  EXPECT_EQ(formula.locOf(0).col, 10u);
+}
+
+TEST_F(RuleFileTest, ReportKeepsWhatLoaded) {
+  RuleFile file;
+  RuleFileReport report;
+  mlir::ScopedDiagnosticHandler handler(
+      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  llvm::StringRef yaml = "- name: f(Tensor self, Tensor other) -> Tensor\n"
+                         "  self: grad * other\n"
+                         "  other: g(\n"
+                         "  result: auto_linear\n"
+                         "- name: f(Tensor self) -> Bad\n"
+                         "  self: grad\n"
+                         "  other: non_differentiable\n"
+                         "- name: \"h(Tensor x) -> Tensor\"\n"
+                         "  formula: x\n";
+  EXPECT_TRUE(failed(parseRuleFileInto(&ctx, yaml, "r.yaml", file, &report)));
+  ASSERT_EQ(report.entries.size(), 3u);
+  const EntryReport &a = report.entries[0];
+  EXPECT_TRUE(a.schemaParsed);
+  EXPECT_EQ(a.formulasTotal, 3u);
+  EXPECT_EQ(a.formulasParsed, 2u);
+  EXPECT_EQ(a.errors, 1u);
+  EXPECT_EQ(a.index, 0);
+  EXPECT_EQ(a.loc.line, 1u);
+  EXPECT_EQ(a.loc.col, 3u);
+  const EntryReport &b = report.entries[1];
+  EXPECT_FALSE(b.schemaParsed);
+  EXPECT_EQ(b.formulasTotal, 1u); // non_differentiable is not a formula
+  EXPECT_EQ(b.formulasParsed, 1u);
+  EXPECT_EQ(b.index, -1);
+  const EntryReport &c = report.entries[2];
+  EXPECT_TRUE(c.isHelper);
+  EXPECT_EQ(c.index, 0);
+  EXPECT_EQ(report.fileErrors, 0u);
+  // The valid keys of the first entry were kept.
+  ASSERT_EQ(file.entries.size(), 1u);
+  EXPECT_EQ(file.entries[0].backward.size(), 1u);
+  EXPECT_EQ(file.entries[0].forward.size(), 1u);
+  EXPECT_EQ(file.helpers.size(), 1u);
+}
+
+TEST_F(RuleFileTest, FormulaConstants) {
+  for (const char *name : {"M_PI", "M_LN2", "M_SQRT2", "M_2_SQRTPI",
+                           "at::Reduction::None", "at::Reduction::Mean",
+                           "at::Reduction::Sum", "c10::MemoryFormat::Contiguous",
+                           "at::MemoryFormat::Preserve"})
+    EXPECT_TRUE(isFormulaConstant(name)) << name;
+  for (const char *name : {"M_E", "at::Reduction::Max", "pi", ""})
+    EXPECT_FALSE(isFormulaConstant(name)) << name;
+}

@@ -342,3 +342,14 @@ TEST(Schema, VerifySchemaDirectly) {
   EXPECT_TRUE(failed(verifySchema(s, error)));
   EXPECT_EQ(error, "duplicate argument name 'self'");
 }
+
+// Types nest right-recursively; a bound keeps hostile input off deep
+// recursion (fuzzing, issue 4).
+TEST(Schema, TypeSuffixLimit) {
+  std::string error;
+  EXPECT_TRUE(succeeded(parseSchema("f(Tensor?[][][] x) -> Tensor", error)));
+  std::string deep = "f(int" + std::string(18, '?') + " x) -> Tensor";
+  EXPECT_EQ(parseError(deep),
+            "13: type 'int" + std::string(18, '?') +
+                "' has more than 8 '?' and '[]' suffixes");
+}
