@@ -221,9 +221,19 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
     grads.push_back(cotangent ? FormulaValue::ofTensor(cotangent)
                               : FormulaValue::zero(cast<RankedTensorType>(
                                     result.getType())));
-  if (grads.size() == 1 && !layout->results.empty() &&
-      !info->schema.returns[layout->results[0].position].type.isList())
+  // `grad` is the cotangent of the single output, or, as upstream, of the
+  // only differentiable one (max.dim's values, native_dropout's output).
+  SmallVector<unsigned> differentiableResults;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    if (isDifferentiableResult(op, i))
+      differentiableResults.push_back(i);
+  bool singleList =
+      grads.size() == 1 && !layout->results.empty() &&
+      info->schema.returns[layout->results[0].position].type.isList();
+  if (grads.size() == 1 && !singleList)
     bindings["grad"] = grads[0];
+  else if (differentiableResults.size() == 1 && grads.size() > 1)
+    bindings["grad"] = grads[differentiableResults.front()];
   std::vector<std::string> outputs = info->schema.outputNames();
   for (const ValueGroup &group : layout->results) {
     if (group.position >= outputs.size())
