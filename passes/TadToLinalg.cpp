@@ -67,6 +67,7 @@ struct ConvertTadToLinalgPass
     lowering::populateMatmulPatterns(patterns);
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
+    lowering::populateNNPatterns(patterns);
     lowering::populateReduction2Patterns(patterns);
     lowering::populateMatmul2Patterns(patterns);
     lowering::populateShape2Patterns(patterns);

@@ -129,6 +129,9 @@ void populateReduction2Patterns(RewritePatternSet &patterns);
 void populateMatmul2Patterns(RewritePatternSet &patterns);
 void populateShape2Patterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
+/// Softmax, normalization, convolution, pooling and losses
+/// (TadToLinalgNN.cpp).
+void populateNNPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::tad::lowering
 

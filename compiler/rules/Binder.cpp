@@ -157,6 +157,12 @@ FormulaValue Binder::fromAttribute(const SchemaArgument &arg, Attribute attr) {
     return FormulaValue::scalar(integer.getInt(), /*isInteger=*/true);
   if (auto list = dyn_cast<DenseI64ArrayAttr>(attr))
     return FormulaValue::intList(list.asArrayRef());
+  if (auto flags = dyn_cast<DenseBoolArrayAttr>(attr)) {
+    std::vector<FormulaValue> elements;
+    for (bool flag : flags.asArrayRef())
+      elements.push_back(FormulaValue::boolean(flag));
+    return FormulaValue::tuple(std::move(elements));
+  }
   if (auto text = dyn_cast<StringAttr>(attr))
     return FormulaValue::string(text.getValue());
   return FormulaValue::metadata("attribute");
@@ -176,6 +182,11 @@ static bool accepts(const SchemaType &type, const FormulaValue &value) {
   }
   if (t.isList()) {
     StringRef elem = t.innermost().base;
+    if (elem == "bool") // bool[3] output_mask: a tuple of compile-time bools
+      return value.kind == Kind::Tuple &&
+             llvm::all_of(value.elements, [](const FormulaValue &e) {
+               return e.kind == Kind::Bool;
+             });
     if (elem != "int" && elem != "SymInt")
       return false;
     return value.kind == Kind::IntList ||
@@ -210,6 +221,16 @@ static Attribute toAttribute(Builder &b, const SchemaType &type,
     return b.getDenseI64ArrayAttr(value.ints);
   case Kind::String:
     return b.getStringAttr(value.text);
+  case Kind::Tuple: {
+    // bool[N] (output_mask, grad_input_mask).
+    SmallVector<bool> flags;
+    for (const FormulaValue &element : value.elements) {
+      if (element.kind != Kind::Bool)
+        return {};
+      flags.push_back(element.flag);
+    }
+    return b.getDenseBoolArrayAttr(flags);
+  }
   default:
     return {};
   }
@@ -464,6 +485,17 @@ static std::optional<FormulaValue> foldScalars(StringRef op,
       return FormulaValue::boolean(l.text != r.text);
     return std::nullopt;
   }
+  // int lists: `+` concatenates, `==` compares.
+  if (l.kind == Kind::IntList && r.kind == Kind::IntList) {
+    if (op == "+") {
+      SmallVector<int64_t> joined(l.ints);
+      joined.append(r.ints.begin(), r.ints.end());
+      return FormulaValue::intList(joined);
+    }
+    if (op == "==" || op == "!=")
+      return FormulaValue::boolean((l.ints == r.ints) == (op == "=="));
+    return std::nullopt;
+  }
   if (l.kind != Kind::Scalar || r.kind != Kind::Scalar)
     return std::nullopt;
   bool integer = l.isInteger && r.isInteger;
@@ -665,6 +697,38 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   if (args.empty())
     return std::nullopt;
   const FormulaValue &self = args[0];
+  // range(begin, end): the int list [begin, end), for dimension lists that
+  // depend on a rank (normalized dims, all dims but the channel).
+  if (name == "range" && args.size() == 2 && args[0].kind == Kind::Scalar &&
+      args[1].kind == Kind::Scalar && args[0].isInteger && args[1].isInteger) {
+    SmallVector<int64_t> values;
+    for (int64_t i = static_cast<int64_t>(args[0].number),
+                 e = static_cast<int64_t>(args[1].number);
+         i < e; ++i)
+      values.push_back(i);
+    return FormulaValue::intList(values);
+  }
+  // list_slice(list, begin, end): elements [begin, end) of an int list;
+  // broadcast_shapes(a, b): ATen broadcasting of two size lists. For the
+  // decompositions (flatten, linear, matmul) whose sizes depend on a rank.
+  if (name == "list_slice" && args.size() == 3 && self.kind == Kind::IntList &&
+      args[1].kind == Kind::Scalar && args[2].kind == Kind::Scalar) {
+    int64_t size = self.ints.size();
+    int64_t begin = std::clamp<int64_t>(static_cast<int64_t>(args[1].number), 0, size);
+    int64_t end = std::clamp<int64_t>(static_cast<int64_t>(args[2].number), begin, size);
+    return FormulaValue::intList(ArrayRef<int64_t>(self.ints).slice(begin, end - begin));
+  }
+  if (name == "broadcast_shapes" && args.size() == 2 && self.kind == Kind::IntList &&
+      args[1].kind == Kind::IntList) {
+    std::optional<SmallVector<int64_t>> shape = broadcastShapes(self.ints, args[1].ints);
+    if (!shape)
+      return fail("broadcast_shapes: sizes do not broadcast");
+    return FormulaValue::intList(*shape);
+  }
+  // `bias->sym_sizes()` of an absent optional tensor is an absent list.
+  if (llvm::is_contained({"sizes", "sym_sizes"}, name) && args.size() == 1 &&
+      self.kind == Kind::None)
+    return FormulaValue::none();
   auto needTensor = [&]() { return self.isTensorLike(); };
 
   // Identities for real tensors and value semantics.

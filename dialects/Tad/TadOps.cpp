@@ -472,4 +472,5 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 #undef TAD_INFER_SIGNATURE
 
 #define GET_OP_CLASSES
-#include "dialects/Tad/TadOps.cpp.inc"
+// TadOps.cpp.inc with a tblgen quoting bug fixed (FixOpDefs.cmake).
+#include "dialects/Tad/TadOps.fixed.cpp.inc"

@@ -344,4 +344,6 @@ include "dialects/Tad/TadMatmulOps.td"
 include "dialects/Tad/TadShapeOps.td"
 include "dialects/Tad/TadIndexingOps.td"
 
+include "dialects/Tad/TadNNOps.td"
+
 #endif // TAD_OPS
