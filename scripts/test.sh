@@ -11,7 +11,7 @@ LOG="$(mktemp)"
 status=${PIPESTATUS[0]}
 count() {
   local n
-  n=$(sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$LOG" | tail -1)
+  n=$(sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$LOG" | tail -1)
   echo "${n:-0}"
 }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
