@@ -98,4 +98,23 @@ def TadLowerCopiesPass : Pass<"tad-lower-copies", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TadDecomposePass : Pass<"tad-decompose", "::mlir::ModuleOp"> {
+  let summary = "Replace composite ops by their decompositions (rules/decompositions.yaml)";
+  let description = [{
+    Every op with an entry in the decomposition files (a schema and a
+    formula over other tad ops, evaluated by the rule engine's binder) is
+    replaced by the formula's ops, until none is left. `keep` names ops to
+    leave whole so that their own derivative rule applies (full names such
+    as `_softmax` or `softmax.int`, or base names). tadc runs this pass
+    before differentiation.
+  }];
+  let options = [
+    ListOption<"keep", "keep", "std::string",
+               "Ops to keep whole (not decomposed)">,
+    ListOption<"ruleFiles", "rules", "std::string",
+               "Extra decomposition files that add or override entries">,
+  ];
+  let dependentDialects = ["::mlir::tad::TadDialect"];
+}
+
 #endif // TAD_PASSES

@@ -20,6 +20,10 @@ struct BuiltinRuleFile {
 /// rules/helpers.yaml first, then rules/derivatives.yaml.
 llvm::ArrayRef<BuiltinRuleFile> getBuiltinRuleFiles();
 
+/// rules/decompositions.yaml (read by the decomposition pass only: its
+/// entries must not become helpers of the derivative formulas).
+BuiltinRuleFile getBuiltinDecompositionFile();
+
 } // namespace mlir::tad::rules
 
 #endif // TAD_COMPILER_RULES_BUILTINRULES_H

@@ -2,6 +2,7 @@
 #include "compiler/rules/RuleSet.h"
 
 #include "compiler/rules/BuiltinRules.h"
+#include "compiler/rules/Decomposer.h"
 #include "compiler/rules/RuleChecker.h"
 #include "compiler/rules/SavedValues.h"
 #include "mlir/IR/Diagnostics.h"
@@ -528,6 +529,7 @@ RuleSet::emitJVP(OpBuilder &b, Operation *op, ArrayRef<Value> operandTangents) {
 }
 
 void mlir::tad::rules::registerDefaultRuleLoader() {
+  registerDefaultDecompositionsLoader();
   setDerivativeRulesLoader(
       [](MLIRContext *context, ArrayRef<std::string> extraFiles)
           -> FailureOr<std::shared_ptr<DerivativeRules>> {

@@ -345,5 +345,6 @@ include "dialects/Tad/TadShapeOps.td"
 include "dialects/Tad/TadIndexingOps.td"
 
 include "dialects/Tad/TadNNOps.td"
+include "dialects/Tad/TadCompositeOps.td"
 
 #endif // TAD_OPS

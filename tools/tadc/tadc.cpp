@@ -92,6 +92,11 @@ static cl::list<std::string>
     ruleFiles("rules",
               cl::desc("Derivative rule file adding or overriding rules"),
               cl::value_desc("file.yaml"), cl::cat(tadcCategory));
+static cl::list<std::string> keepOps(
+    "keep-ops",
+    cl::desc("Ops that tad-decompose keeps whole, so that their own rules "
+             "apply (default: _softmax,_log_softmax; 'none' decomposes all)"),
+    cl::CommaSeparated, cl::cat(tadcCategory));
 
 static cl::opt<Target>
     target("target", cl::desc("Code generation target"), cl::init(Target::CPU),
@@ -315,6 +320,18 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   pm.enableTiming(timing);
+  // Composite ops become their decompositions before differentiation.
+  {
+    tad::TadDecomposePassOptions options;
+    if (keepOps.getNumOccurrences() == 0)
+      options.keep = {"_softmax", "_log_softmax"};
+    else
+      for (const std::string &op : keepOps)
+        if (op != "none")
+          options.keep.push_back(op);
+    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    pm.addPass(tad::createTadDecomposePass(options));
+  }
   // Differentiation always runs: besides the --vjp/--jvp functions, a
   // program can ask for a derivative by declaring it (`func.func private
   // @f_vjp(...)`) and calling it, as a training step does.

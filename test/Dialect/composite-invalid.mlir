@@ -1,0 +1,37 @@
+// RUN: tad-opt %s -split-input-file -verify-diagnostics
+
+// Type-inference errors of the composite ops (TadCompositeOps.td).
+
+func.func @linear_inner(%x: tensor<4x5xf32>, %w: tensor<3x4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+2 {{'tad.linear' op expects input [..., in] and weight [out, in]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.linear %x, %w : (tensor<4x5xf32>, tensor<3x4xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x3x4xf32>, %b: tensor<3x4x5xf32>) -> tensor<2x3x5xf32> {
+  // expected-error @+2 {{batch dimensions [2] and [3] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.matmul %a, %b : (tensor<2x3x4xf32>, tensor<3x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @narrow_range(%x: tensor<4x5xf32>) -> tensor<4x3xf32> {
+  // expected-error @+2 {{start 3 and length 3 exceed dimension 1 of size 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.narrow %x {dim = 1 : i64, start = 3 : i64, length = 3 : i64} : (tensor<4x5xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{'num_groups' 2 must divide the 5 channels}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.group_norm %x {num_groups = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}

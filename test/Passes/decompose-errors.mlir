@@ -1,0 +1,10 @@
+// RUN: not tad-opt %s --tad-decompose 2>&1 | FileCheck %s
+
+// tad's dropout takes an explicit key (native_dropout.key): the composite
+// decomposes only when it is the identity.
+// CHECK: rules/decompositions.yaml:{{[0-9]+}}:{{[0-9]+}}: error: this derivative is not implemented
+// CHECK: note: while differentiating this op
+func.func @dropout_train(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = tad.dropout %x {p = 0.5 : f64, train = true} : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
