@@ -19,11 +19,10 @@ bool mlir::tad::isDifferentiableArgument(func::FuncOp func, unsigned index) {
          !func.getArgAttr(index, kNonDifferentiableAttr);
 }
 
-FailureOr<SmallVector<std::string>>
+SmallVector<std::string>
 mlir::tad::collectDerivativeTargets(ModuleOp module, ArrayRef<std::string> names,
                                     StringRef suffix) {
   SmallVector<std::string> targets;
-  bool ok = true;
   for (const std::string &name : names) {
     if (llvm::is_contained(targets, name))
       continue;
@@ -41,9 +40,34 @@ mlir::tad::collectDerivativeTargets(ModuleOp module, ArrayRef<std::string> names
         !llvm::is_contained(targets, primal))
       targets.push_back(primal);
   }
-  if (!ok)
-    return failure();
   return targets;
+}
+
+LogicalResult mlir::tad::differentiateTargets(
+    ModuleOp module, ArrayRef<std::string> names, StringRef suffix,
+    function_ref<LogicalResult(SymbolTable &, func::FuncOp)> differentiate) {
+  SymbolTable symbols(module);
+  for (const std::string &name :
+       collectDerivativeTargets(module, names, suffix)) {
+    auto primal = symbols.lookup<func::FuncOp>(name);
+    if (!primal)
+      return module.emitError("--")
+             << suffix.drop_front() << ": no function named '" << name << "'";
+    if (failed(differentiate(symbols, primal)))
+      return failure();
+  }
+  return success();
+}
+
+DerivativeSignature DerivativeSignature::of(func::FuncOp primal) {
+  DerivativeSignature signature;
+  for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)
+    if (isDifferentiableArgument(primal, i))
+      signature.args.push_back(i);
+  for (auto [i, type] : llvm::enumerate(primal.getResultTypes()))
+    if (isFloatTensor(type))
+      signature.results.push_back(i);
+  return signature;
 }
 
 LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
@@ -71,7 +95,8 @@ LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
 
 FailureOr<func::FuncOp>
 mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
-                                    StringRef name, FunctionType type) {
+                                    StringRef name, FunctionType type,
+                                    bool requested) {
   SymbolTable::Visibility visibility = SymbolTable::Visibility::Public;
   if (auto existing = symbols.lookup<func::FuncOp>(name)) {
     if (!existing.isExternal())
@@ -88,7 +113,8 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
   OpBuilder b(primal.getContext());
   b.setInsertionPointAfter(primal);
   auto func = func::FuncOp::create(b, primal.getLoc(), name, type);
-  func.setVisibility(visibility);
+  func.setVisibility(requested ? SymbolTable::Visibility::Public
+                               : visibility);
   // Primal arguments keep their attributes (tad.nondiff), so derivatives of
   // derivatives respect them.
   for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)

@@ -24,10 +24,26 @@ bool isFloatTensor(Type type);
 /// The primal functions to differentiate, in order: each name in `names`
 /// (an error if missing), then every function `f` that has a bodiless
 /// declaration `f<suffix>` (the program asks for the derivative by calling
-/// it). Reports errors on the module.
-FailureOr<SmallVector<std::string>>
+/// it).
+SmallVector<std::string>
 collectDerivativeTargets(ModuleOp module, ArrayRef<std::string> names,
                          StringRef suffix);
+
+/// Runs `differentiate` on each target of collectDerivativeTargets, in
+/// order; a named function that does not exist is an error ("--vjp: no
+/// function named 'f'" for suffix "_vjp").
+LogicalResult differentiateTargets(
+    ModuleOp module, ArrayRef<std::string> names, StringRef suffix,
+    function_ref<LogicalResult(SymbolTable &, func::FuncOp)> differentiate);
+
+/// The positions that carry derivatives: the differentiable arguments and
+/// the float results of a primal function.
+struct DerivativeSignature {
+  SmallVector<unsigned> args;
+  SmallVector<unsigned> results;
+
+  static DerivativeSignature of(func::FuncOp primal);
+};
 
 /// Checks that `primal` can be differentiated (one block, no calls, no
 /// region ops).
@@ -35,11 +51,13 @@ LogicalResult checkDifferentiable(func::FuncOp primal);
 
 /// Creates the empty derivative function `name` of `type` next to
 /// `primal`, replacing a bodiless declaration of the same name (whose type
-/// must match and whose visibility is kept).
+/// must match and whose visibility is kept unless `requested`: a derivative
+/// asked for by name is exported).
 FailureOr<func::FuncOp> createDerivativeFunction(SymbolTable &symbols,
                                                  func::FuncOp primal,
                                                  StringRef name,
-                                                 FunctionType type);
+                                                 FunctionType type,
+                                                 bool requested);
 
 /// A zero tensor of `type` (a splat tad.constant).
 Value createZeros(OpBuilder &b, Location loc, Type type);

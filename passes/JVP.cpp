@@ -38,34 +38,21 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<SmallVector<std::string>> targets =
-        collectDerivativeTargets(module, functions, "_jvp");
-    if (failed(targets))
-      return signalPassFailure();
-    SymbolTable symbols(module);
-    for (const std::string &name : *targets) {
-      auto primal = symbols.lookup<func::FuncOp>(name);
-      if (!primal) {
-        module.emitError("--jvp: no function named '") << name << "'";
-        return signalPassFailure();
-      }
-      if (failed(differentiate(symbols, primal)))
-        return signalPassFailure();
-    }
+    if (failed(differentiateTargets(
+            getOperation(), functions, "_jvp",
+            [&](SymbolTable &symbols, func::FuncOp primal) {
+              return differentiate(symbols, primal);
+            })))
+      signalPassFailure();
   }
 
   LogicalResult differentiate(SymbolTable &symbols, func::FuncOp primal) {
     if (failed(checkDifferentiable(primal)))
       return failure();
     FunctionType primalType = primal.getFunctionType();
-    SmallVector<unsigned> diffArgs, floatResults;
-    for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
-      if (isDifferentiableArgument(primal, i))
-        diffArgs.push_back(i);
-    for (auto [i, type] : llvm::enumerate(primalType.getResults()))
-      if (isFloatTensor(type))
-        floatResults.push_back(i);
+    DerivativeSignature signature = DerivativeSignature::of(primal);
+    ArrayRef<unsigned> diffArgs = signature.args;
+    ArrayRef<unsigned> floatResults = signature.results;
 
     SmallVector<Type> inputs(primalType.getInputs());
     for (unsigned i : diffArgs)
@@ -75,12 +62,10 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
       results.push_back(primalType.getResult(i));
     FailureOr<func::FuncOp> jvp = createDerivativeFunction(
         symbols, primal, (primal.getSymName() + "_jvp").str(),
-        FunctionType::get(&getContext(), inputs, results));
+        FunctionType::get(&getContext(), inputs, results),
+        /*requested=*/llvm::is_contained(functions, primal.getSymName().str()));
     if (failed(jvp))
       return failure();
-    // Asked for by name: exported, even if the program declared it private.
-    if (llvm::is_contained(functions, primal.getSymName().str()))
-      jvp->setPublic();
 
     Block &entry = jvp->getBody().front();
     OpBuilder b = OpBuilder::atBlockEnd(&entry);

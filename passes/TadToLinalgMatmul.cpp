@@ -38,7 +38,15 @@ Value lowerAddmm(AddmmOp op, AddmmOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   Value product =
       buildMatmul(b, loc, type, adaptor.getMat1(), adaptor.getMat2());
-  double alpha = op.getAlpha(), beta = op.getBeta();
+  return addScaledProduct(b, loc, type, adaptor.getSelf(), product,
+                          op.getBeta(), op.getAlpha());
+}
+
+} // namespace
+
+Value lowering::addScaledProduct(OpBuilder &b, Location loc,
+                                RankedTensorType type, Value self,
+                                Value product, double beta, double alpha) {
   if (beta == 0.0) {
     if (alpha == 1.0)
       return product;
@@ -48,15 +56,13 @@ Value lowerAddmm(AddmmOp op, AddmmOp::Adaptor adaptor, OpBuilder &b) {
                             });
   }
   return buildElementwise(
-      b, loc, type, {adaptor.getSelf(), product},
+      b, loc, type, {self, product},
       [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-        Value self = scaleBy(nb, nl, args[0], beta);
-        Value product = scaleBy(nb, nl, args[1], alpha);
-        return arith::AddFOp::create(nb, nl, self, product);
+        Value scaledSelf = scaleBy(nb, nl, args[0], beta);
+        Value scaledProduct = scaleBy(nb, nl, args[1], alpha);
+        return arith::AddFOp::create(nb, nl, scaledSelf, scaledProduct);
       });
 }
-
-} // namespace
 
 void lowering::populateMatmulPatterns(RewritePatternSet &patterns) {
   addLowering<MmOp>(patterns, lowerMm);

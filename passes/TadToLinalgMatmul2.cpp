@@ -38,22 +38,8 @@ Value lowerBaddbmm(BaddbmmOp op, BaddbmmOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   Value product =
       buildBmm(b, loc, type, adaptor.getBatch1(), adaptor.getBatch2());
-  double alpha = op.getAlpha(), beta = op.getBeta();
-  if (beta == 0.0) {
-    if (alpha == 1.0)
-      return product;
-    return buildElementwise(b, loc, type, product,
-                            [&](OpBuilder &nb, Location nl, ValueRange args) {
-                              return scaleBy(nb, nl, args[0], alpha);
-                            });
-  }
-  return buildElementwise(
-      b, loc, type, {adaptor.getSelf(), product},
-      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-        Value self = scaleBy(nb, nl, args[0], beta);
-        Value scaled = scaleBy(nb, nl, args[1], alpha);
-        return arith::AddFOp::create(nb, nl, self, scaled);
-      });
+  return addScaledProduct(b, loc, type, adaptor.getSelf(), product,
+                          op.getBeta(), op.getAlpha());
 }
 
 Value lowerDot(DotOp op, DotOp::Adaptor adaptor, OpBuilder &b) {

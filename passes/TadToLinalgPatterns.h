@@ -57,6 +57,11 @@ Value buildSum(OpBuilder &b, Location loc, ArrayRef<int64_t> domain,
                Type elementType, ValueRange inputs, ArrayRef<int64_t> dims,
                ScalarFn body);
 
+/// `beta * self + alpha * product` with `self` broadcast to `type` (the
+/// epilogue of addmm and baddbmm); `beta == 0` ignores `self`, as ATen does.
+Value addScaledProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value self, Value product, double beta, double alpha);
+
 /// `value` divided elementwise by the constant `divisor`.
 Value divideBy(OpBuilder &b, Location loc, Value value, double divisor);
 

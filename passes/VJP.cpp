@@ -116,34 +116,21 @@ struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<SmallVector<std::string>> targets =
-        collectDerivativeTargets(module, functions, "_vjp");
-    if (failed(targets))
-      return signalPassFailure();
-    SymbolTable symbols(module);
-    for (const std::string &name : *targets) {
-      auto primal = symbols.lookup<func::FuncOp>(name);
-      if (!primal) {
-        module.emitError("--vjp: no function named '") << name << "'";
-        return signalPassFailure();
-      }
-      if (failed(differentiate(symbols, primal)))
-        return signalPassFailure();
-    }
+    if (failed(differentiateTargets(
+            getOperation(), functions, "_vjp",
+            [&](SymbolTable &symbols, func::FuncOp primal) {
+              return differentiate(symbols, primal);
+            })))
+      signalPassFailure();
   }
 
   LogicalResult differentiate(SymbolTable &symbols, func::FuncOp primal) {
     if (failed(checkDifferentiable(primal)))
       return failure();
     FunctionType primalType = primal.getFunctionType();
-    SmallVector<unsigned> diffArgs, floatResults;
-    for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
-      if (isDifferentiableArgument(primal, i))
-        diffArgs.push_back(i);
-    for (auto [i, type] : llvm::enumerate(primalType.getResults()))
-      if (isFloatTensor(type))
-        floatResults.push_back(i);
+    DerivativeSignature signature = DerivativeSignature::of(primal);
+    ArrayRef<unsigned> diffArgs = signature.args;
+    ArrayRef<unsigned> floatResults = signature.results;
 
     SmallVector<Type> inputs(primalType.getInputs());
     for (unsigned i : floatResults)
@@ -153,12 +140,10 @@ struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
       results.push_back(primalType.getInput(i));
     FailureOr<func::FuncOp> vjp = createDerivativeFunction(
         symbols, primal, (primal.getSymName() + "_vjp").str(),
-        FunctionType::get(&getContext(), inputs, results));
+        FunctionType::get(&getContext(), inputs, results),
+        /*requested=*/llvm::is_contained(functions, primal.getSymName().str()));
     if (failed(vjp))
       return failure();
-    // Asked for by name: exported, even if the program declared it private.
-    if (llvm::is_contained(functions, primal.getSymName().str()))
-      vjp->setPublic();
 
     // Primal sweep: clone the body.
     Block &entry = vjp->getBody().front();

@@ -8,6 +8,7 @@
 
 #include "dialects/Tad/NNShapes.h"
 #include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TensorInference.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -15,25 +16,14 @@ using namespace mlir;
 using namespace mlir::tad;
 
 namespace {
-struct CompositeInference {
-  std::optional<Location> loc;
-  StringRef opName;
-
-  template <typename... Args>
-  LogicalResult fail(Args &&...args) const {
-    return emitOptionalError(loc, "'", opName, "' op ",
-                             std::forward<Args>(args)...);
-  }
-};
-
 RankedTensorType typeOf(Value v) {
   return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
 }
 } // namespace
 
 template <typename OpTy>
-static CompositeInference composite(std::optional<Location> loc) {
-  return CompositeInference{loc, OpTy::getOperationName()};
+static TensorInference composite(std::optional<Location> loc) {
+  return TensorInference{loc, OpTy::getOperationName(), {}};
 }
 
 #define TAD_INFER_SIGNATURE(OP)                                                \
@@ -57,7 +47,7 @@ TAD_INFER_SAME_AS_INPUT(BatchNormOp)
 
 TAD_INFER_SIGNATURE(LayerNormOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<LayerNormOp>(loc);
+  TensorInference infer = composite<LayerNormOp>(loc);
   auto input = typeOf(adaptor.getInput());
   if (!input || !adaptor.getNormalizedShapeAttr())
     return infer.fail("requires an input and 'normalized_shape'");
@@ -73,7 +63,7 @@ TAD_INFER_SIGNATURE(LayerNormOp) {
 
 TAD_INFER_SIGNATURE(GroupNormOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<GroupNormOp>(loc);
+  TensorInference infer = composite<GroupNormOp>(loc);
   auto input = typeOf(adaptor.getInput());
   if (!input || input.getRank() < 2 || !adaptor.getNumGroupsAttr())
     return infer.fail("expects an input [N, C, ...] and 'num_groups'");
@@ -87,7 +77,7 @@ TAD_INFER_SIGNATURE(GroupNormOp) {
 
 TAD_INFER_SIGNATURE(LinearOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<LinearOp>(loc);
+  TensorInference infer = composite<LinearOp>(loc);
   auto input = typeOf(adaptor.getInput()), weight = typeOf(adaptor.getWeight());
   if (!input || !weight || input.getRank() < 1 || weight.getRank() != 2 ||
       input.getShape().back() != weight.getDimSize(1))
@@ -106,7 +96,7 @@ static LogicalResult inferClassLoss(std::optional<Location> loc, ValueRange oper
                                     OpaqueProperties properties, RegionRange regions,
                                     SmallVectorImpl<Type> &results) {
   typename OpTy::Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<OpTy>(loc);
+  TensorInference infer = composite<OpTy>(loc);
   auto self = typeOf(adaptor.getSelf()), target = typeOf(adaptor.getTarget());
   if (!self || !target || self.getRank() < 1)
     return infer.fail("expects ranked self and target");
@@ -140,7 +130,7 @@ static LogicalResult inferConvNd(std::optional<Location> loc, ValueRange operand
                                  RegionRange regions, SmallVectorImpl<Type> &results,
                                  int64_t spatial) {
   typename OpTy::Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<OpTy>(loc);
+  TensorInference infer = composite<OpTy>(loc);
   auto input = typeOf(adaptor.getInput()), weight = typeOf(adaptor.getWeight());
   if (!input || !weight || input.getRank() != spatial + 2 ||
       weight.getRank() != spatial + 2)
@@ -180,7 +170,7 @@ TAD_INFER_SIGNATURE(Conv2dOp) {
 
 TAD_INFER_SIGNATURE(MaxPool2dOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<MaxPool2dOp>(loc);
+  TensorInference infer = composite<MaxPool2dOp>(loc);
   auto self = typeOf(adaptor.getSelf());
   if (!self || (self.getRank() != 3 && self.getRank() != 4) ||
       !adaptor.getKernelSizeAttr())
@@ -209,7 +199,7 @@ TAD_INFER_SIGNATURE(MaxPool2dOp) {
 
 TAD_INFER_SIGNATURE(AdaptiveAvgPool2dCompositeOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<AdaptiveAvgPool2dCompositeOp>(loc);
+  TensorInference infer = composite<AdaptiveAvgPool2dCompositeOp>(loc);
   auto self = typeOf(adaptor.getSelf());
   if (!self || (self.getRank() != 3 && self.getRank() != 4) ||
       !adaptor.getOutputSizeAttr() || adaptor.getOutputSize().size() != 2)
@@ -222,7 +212,7 @@ TAD_INFER_SIGNATURE(AdaptiveAvgPool2dCompositeOp) {
 
 TAD_INFER_SIGNATURE(FlattenUsingIntsOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<FlattenUsingIntsOp>(loc);
+  TensorInference infer = composite<FlattenUsingIntsOp>(loc);
   auto self = typeOf(adaptor.getSelf());
   if (!self)
     return infer.fail("expects a ranked tensor");
@@ -248,7 +238,7 @@ TAD_INFER_SIGNATURE(FlattenUsingIntsOp) {
 
 TAD_INFER_SIGNATURE(NarrowOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<NarrowOp>(loc);
+  TensorInference infer = composite<NarrowOp>(loc);
   auto self = typeOf(adaptor.getSelf());
   if (!self || self.getRank() == 0 || !adaptor.getDimAttr() ||
       !adaptor.getStartAttr() || !adaptor.getLengthAttr())
@@ -273,7 +263,7 @@ TAD_INFER_SIGNATURE(NarrowOp) {
 
 TAD_INFER_SIGNATURE(ChunkOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
-  CompositeInference infer = composite<ChunkOp>(loc);
+  TensorInference infer = composite<ChunkOp>(loc);
   auto self = typeOf(adaptor.getSelf());
   if (!self || self.getRank() == 0 || !adaptor.getChunksAttr() ||
       static_cast<int64_t>(adaptor.getChunks()) <= 0)
@@ -296,7 +286,7 @@ TAD_INFER_SIGNATURE(ChunkOp) {
 /// NumPy matmul shapes: 1-D operands are promoted and the added dimension
 /// removed, batch dimensions broadcast.
 TAD_INFER_SIGNATURE(MatmulOp) {
-  CompositeInference infer = composite<MatmulOp>(loc);
+  TensorInference infer = composite<MatmulOp>(loc);
   auto a = typeOf(operands.size() > 0 ? operands[0] : Value());
   auto b = typeOf(operands.size() > 1 ? operands[1] : Value());
   if (!a || !b || a.getRank() == 0 || b.getRank() == 0)

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Tad/TadOps.h"
 
+#include "dialects/Tad/TensorInference.h"
+
 #include "dialects/Tad/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -18,31 +20,7 @@ using namespace mlir::tad;
 
 namespace {
 /// Reports inference errors as "'tad.op' op ..." at the op's location.
-struct Inference {
-  std::optional<Location> loc;
-  StringRef opName;
-  ValueRange operands;
-
-  template <typename... Args>
-  LogicalResult fail(Args &&...args) const {
-    return emitOptionalError(loc, "'", opName, "' op ",
-                             std::forward<Args>(args)...);
-  }
-
-  FailureOr<RankedTensorType> tensor(unsigned index) const {
-    if (index >= operands.size()) {
-      (void)fail("expected at least ", index + 1, " operands");
-      return failure();
-    }
-    auto type = dyn_cast<RankedTensorType>(operands[index].getType());
-    if (!type) {
-      (void)fail("operand #", index, " must be a ranked tensor, got ",
-                 operands[index].getType());
-      return failure();
-    }
-    return type;
-  }
-
+struct Inference : TensorInference {
   /// Broadcast shape of the operands at `indices`; with `sameElement`, they
   /// must also share their element type.
   FailureOr<SmallVector<int64_t>> broadcast(ArrayRef<unsigned> indices,
@@ -99,7 +77,7 @@ struct Inference {
 
 template <typename OpTy>
 static Inference inference(std::optional<Location> loc, ValueRange operands) {
-  return Inference{loc, OpTy::getOperationName(), operands};
+  return Inference{{loc, OpTy::getOperationName(), operands}};
 }
 
 #define TAD_INFER_SIGNATURE(OP)                                                \

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Tad/TadOps.h"
 
+#include "dialects/Tad/TensorInference.h"
+
 #include "dialects/Tad/NNShapes.h"
 #include "dialects/Tad/ShapeUtils.h"
 #include "mlir/IR/Builders.h"
@@ -53,16 +55,7 @@ int64_t mlir::tad::poolOutputSize(int64_t in, int64_t kernel, int64_t stride,
 
 namespace {
 /// Reports inference errors as "'tad.op' op ..." at the op's location.
-struct NNInference {
-  std::optional<Location> loc;
-  StringRef opName;
-
-  template <typename... Args>
-  LogicalResult fail(Args &&...args) const {
-    return emitOptionalError(loc, "'", opName, "' op ",
-                             std::forward<Args>(args)...);
-  }
-
+struct NNInference : TensorInference {
   /// The type of an optional operand, null when absent.
   static RankedTensorType typeOf(Value value) {
     return value ? dyn_cast<RankedTensorType>(value.getType())
@@ -95,7 +88,7 @@ struct NNInference {
 
 template <typename OpTy>
 static NNInference nn(std::optional<Location> loc) {
-  return NNInference{loc, OpTy::getOperationName()};
+  return NNInference{{loc, OpTy::getOperationName(), {}}};
 }
 
 static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) {

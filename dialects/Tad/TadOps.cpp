@@ -8,6 +8,7 @@
 #include "dialects/Tad/TadOps.h"
 
 #include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TensorInference.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
@@ -18,37 +19,13 @@ using namespace mlir::tad;
 #include "dialects/Tad/TadInterfaces.cpp.inc"
 
 namespace {
-/// Reports inference errors as "'tad.op' op ..." at the op's location.
-struct TypeInference {
-  std::optional<Location> loc;
-  StringRef opName;
-
-  template <typename... Args>
-  LogicalResult fail(Args &&...args) const {
-    return emitOptionalError(loc, "'", opName, "' op ",
-                             std::forward<Args>(args)...);
-  }
+/// Inference over explicit operand ranges (the base class's diagnostics).
+struct TypeInference : TensorInference {
+  using TensorInference::tensor;
 
   /// The ranked tensor type of an operand, or an error.
   FailureOr<RankedTensorType> tensor(ValueRange operands, unsigned index) const {
-    if (index >= operands.size()) {
-      (void)fail("expected at least ", index + 1, " operands");
-      return failure();
-    }
-    auto type = dyn_cast<RankedTensorType>(operands[index].getType());
-    if (!type) {
-      (void)fail("operand #", index, " must be a ranked tensor, got ",
-                 operands[index].getType());
-      return failure();
-    }
-    return type;
-  }
-
-  LogicalResult sameElementType(RankedTensorType a, RankedTensorType b) const {
-    if (a.getElementType() != b.getElementType())
-      return fail("operands have different element types: ",
-                  a.getElementType(), " and ", b.getElementType());
-    return success();
+    return TensorInference{loc, opName, operands}.tensor(index);
   }
 
   /// Broadcast type of operands `i` and `j`.
@@ -72,7 +49,7 @@ struct TypeInference {
 
 template <typename OpTy>
 static TypeInference inference(std::optional<Location> loc) {
-  return TypeInference{loc, OpTy::getOperationName()};
+  return TypeInference{{loc, OpTy::getOperationName(), {}}};
 }
 
 /// Result type = broadcast of operands 0 and 1.
