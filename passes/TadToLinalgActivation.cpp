@@ -449,6 +449,27 @@ Value lowerClamp(ClampOp op, ClampOp::Adaptor adaptor, OpBuilder &b) {
                           });
 }
 
+Value lowerClampTensor(ClampTensorOp op, ClampTensorOp::Adaptor adaptor,
+                       OpBuilder &b) {
+  bool hasMin = static_cast<bool>(adaptor.getMin());
+  SmallVector<Value> inputs{adaptor.getSelf()};
+  if (hasMin)
+    inputs.push_back(adaptor.getMin());
+  if (adaptor.getMax())
+    inputs.push_back(adaptor.getMax());
+  return buildElementwise(
+      b, op.getLoc(), resultTypeOf(op), inputs,
+      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+        E e{nb, nl};
+        Value x = args[0];
+        if (hasMin)
+          x = e.max(x, args[1]);
+        if (args.size() > (hasMin ? 2u : 1u))
+          x = e.min(x, args.back());
+        return x;
+      });
+}
+
 Value lowerClampMin(ClampMinOp op, ClampMinOp::Adaptor adaptor, OpBuilder &b) {
   double lo = op.getMin();
   return buildElementwise(
@@ -777,6 +798,7 @@ void lowering::populateActivationPatterns(RewritePatternSet &patterns) {
   addLowering<AddcmulOp>(patterns, lowerAddc<AddcmulOp, false>);
   addLowering<AddcdivOp>(patterns, lowerAddc<AddcdivOp, true>);
   addLowering<ClampOp>(patterns, lowerClamp);
+  addLowering<ClampTensorOp>(patterns, lowerClampTensor);
   addLowering<ClampMinOp>(patterns, lowerClampMin);
   addLowering<ClampMaxOp>(patterns, lowerClampMax);
   addLowering<WhereSelfOp>(patterns, lowerWhereSelf);

@@ -1,19 +1,31 @@
 #!/usr/bin/env python3
-"""Generates docs/ops.md, the table of tad ops, from dialects/Tad/TadOps.td.
+"""Generates docs/ops.md: the coverage table and the reference table of tad ops.
 
-TableGen itself reads the ODS (llvm-tblgen --dump-json), so the table sees
-exactly the records the C++ is generated from: op name, the ATen schema
-(`atenSchema` of Tad_AtenOp), summary, operand element types and attributes
-with their defaults.
+The reference table comes from dialects/Tad/TadOps.td: TableGen itself reads
+the ODS (llvm-tblgen --dump-json), so the table sees exactly the records the
+C++ is generated from: op name, the ATen schema (`atenSchema` of
+Tad_AtenOp), summary, operand element types and attributes with their
+defaults.
+
+The coverage table joins, per op, the rule files (rules/derivatives.yaml:
+which inputs have a VJP formula, how the JVP is given; rules/decompositions.yaml:
+composites) with the results the numeric checks recorded in the last test
+run (test/Numeric/gradcheck.py writes them to build/test/results/*.jsonl
+when run by lit): first-order VJP and JVP checks per target, and
+second-order checks (VJP of a VJP, JVP of a VJP) of models using the op.
 
     /usr/bin/python3 scripts/gen-ops-doc.py           # rewrite docs/ops.md
-    /usr/bin/python3 scripts/gen-ops-doc.py --check   # fail if it is stale
+    /usr/bin/python3 scripts/gen-ops-doc.py --check   # fail if the reference
+                                                      # table is stale or the
+                                                      # coverage table misses ops
 
 To add a column, append a Column to COLUMNS: it gets the op's record (a dict
 of TableGen fields) and the whole record dump, and returns the cell's text.
 """
 import argparse
+import glob
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -22,6 +34,10 @@ from typing import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 TD_FILE = REPO / "dialects" / "Tad" / "TadOps.td"
+RULES = REPO / "rules" / "derivatives.yaml"
+DECOMPOSITIONS = REPO / "rules" / "decompositions.yaml"
+RESULTS = Path(os.environ.get("TAD_BUILD_DIR", REPO / "build")) / "test" / "results"
+REFERENCE_MARK = "## Reference\n"
 OUT_FILE = REPO / "docs" / "ops.md"
 LLVM_PREFIX = Path("/usr/lib/llvm-22")
 DIALECT = "Tad_Dialect"
@@ -153,11 +169,150 @@ COLUMNS = [
     Column("Attributes", attributes),
 ]
 
+# --------------------------------------------------------------------------
+# Coverage: rules x numeric results
+# --------------------------------------------------------------------------
+
+def load_rules(path: Path) -> dict:
+    """op name -> entry of a derivative rule file (a dict of its YAML keys)."""
+    import yaml
+    entries = yaml.safe_load(path.read_text()) or []
+    return {e["name"].split("(", 1)[0].strip(): e for e in entries
+            if isinstance(e, dict) and "name" in e}
+
+
+def split_top(text: str) -> list:
+    """Splits at commas outside brackets: 'int[2] s=[1, 1], Tensor x'."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([" and 1 or (ch in ")]" and -1 or 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip() and p.strip() != "*"]
+
+
+def output_names(schema: str) -> set:
+    """Names a forward formula may be keyed by: the named returns, 'result'
+    and 'resultN'."""
+    returns = schema.rsplit("->", 1)[-1].strip().strip("()")
+    names = {p.split()[-1] for p in split_top(returns) if len(p.split()) > 1}
+    return names | {"result"} | {f"result{i}" for i in range(8)}
+
+
+def vjp_cell(entry) -> str:
+    flags = entry.get("output_differentiability")
+    if flags and not any(flags):
+        return "not differentiable"
+    outputs = output_names(entry["name"])
+    inputs = []
+    for key, value in entry.items():
+        names = [k.strip() for k in str(key).split(",")]
+        if key in ("name", "dispatch", "output_differentiability") or \
+                any(n in outputs for n in names):
+            continue
+        if str(value).strip() != "non_differentiable":
+            inputs.extend(names)
+    return ", ".join(f"`{i}`" for i in inputs) if inputs else "no differentiable input"
+
+
+def jvp_cell(entry) -> str:
+    flags = entry.get("output_differentiability")
+    if flags and not any(flags):
+        return "not differentiable"
+    outputs = output_names(entry["name"])
+    kinds = []
+    for key, value in entry.items():
+        if any(k.strip() in outputs for k in str(key).split(",")):
+            text = str(value).strip()
+            kind = text if text in ("auto_element_wise", "auto_linear") else "formula"
+            if kind not in kinds:
+                kinds.append(kind)
+    return ", ".join(kinds) if kinds else "—"
+
+
+def load_results(directory: Path) -> list:
+    results = []
+    for path in sorted(glob.glob(str(directory / "*.jsonl"))):
+        with open(path) as f:
+            results.extend(json.loads(line) for line in f if line.strip())
+    return results
+
+
+def check_cell(results, op, target, order, mode=None) -> str:
+    """'✓ 3' (all of 3 checks passed), '✗ 1/3' (1 of 3 failed), '' (none)."""
+    runs = [r for r in results if op in r["ops"] and r.get("target", "cpu") == target
+            and r["order"] == order and (mode is None or r["mode"] == mode)]
+    if not runs:
+        return ""
+    failed = sum(not r["ok"] for r in runs)
+    return f"✗ {failed}/{len(runs)}" if failed else f"✓ {len(runs)}"
+
+
+def coverage(records: dict, results: list) -> str:
+    rules, composites = load_rules(RULES), load_rules(DECOMPOSITIONS)
+    rows, counts = [], {"vjp": 0, "jvp": 0, "second": 0, "failed": 0}
+    ops = tad_ops(records)
+    for op in ops:
+        name = op["opName"]
+        entry = rules.get(name)
+        if entry is not None:
+            vjp, jvp = vjp_cell(entry), jvp_cell(entry)
+        elif name in composites:
+            vjp = jvp = "decomposed"
+        else:
+            vjp = jvp = "no rule"
+        cells = [check_cell(results, name, "cpu", 1, "vjp"),
+                 check_cell(results, name, "cpu", 1, "jvp"),
+                 check_cell(results, name, "cpu", 2),
+                 check_cell(results, name, "cuda", 1)]
+        counts["vjp"] += cells[0].startswith("✓")
+        counts["jvp"] += cells[1].startswith("✓")
+        counts["second"] += cells[2].startswith("✓")
+        counts["failed"] += any(c.startswith("✗") for c in cells)
+        cells = [c or "not run" for c in cells]
+        rows.append(f"| `tad.{name}` | {vjp} | {jvp} | " + " | ".join(cells) + " |")
+    summary = (f"{len(ops)} ops; numeric checks recorded for {len(results)} runs: "
+               f"{counts['vjp']} ops with passing VJP checks, {counts['jvp']} with "
+               f"passing JVP checks, {counts['second']} in passing second-order checks, "
+               f"{counts['failed']} with a failing check.\n\n")
+    table = ["| Op | VJP rule (inputs) | JVP rule | VJP check (CPU, f64) | "
+             "JVP check (CPU, f64) | second order (CPU, f64) | GPU |",
+             "|---|---|---|---|---|---|---|"]
+    return COVERAGE_HEADER + summary + "\n".join(table + rows) + "\n\n"
+
+
+COVERAGE_HEADER = """\
+## Coverage
+
+Generated from the rule files and the results the numeric checks recorded in
+the last test run. *VJP rule*: the inputs with a backward formula in
+rules/derivatives.yaml; *JVP rule*: how the forward formula is given
+(`auto_element_wise` and `auto_linear` are derived from the backward
+formula); *decomposed*: a composite of rules/decompositions.yaml,
+differentiated through its decomposition. The check columns count the
+numeric checks against central finite differences in f64 that used the op
+(test/Numeric): ✓ N = all N passed, ✗ F/N = F of N failed. *Second order*:
+VJP-of-VJP and JVP-of-VJP (Hessian-vector product) checks of functions that
+use the op. *GPU*: the same checks compiled with `--target=cuda` and run on
+a GPU.
+
+At non-differentiable points tad follows upstream's formulas: relu/threshold
+pass no gradient at the threshold (`x > 0`), abs has gradient 0 at 0
+(`sgn`), max/min/amax/amin ties share the gradient evenly (upstream's
+`evenly_distribute_backward`), max.dim/min.dim send it to the first index,
+clamp passes the gradient at the bounds, floor/sign have zero gradients.
+
+"""
+
+
 HEADER = """\
 # tad ops
 
-<!-- Generated by scripts/gen-ops-doc.py from dialects/Tad/TadOps.td; do not
-     edit. Regenerate with: /usr/bin/python3 scripts/gen-ops-doc.py -->
+<!-- Generated by scripts/gen-ops-doc.py from dialects/Tad/TadOps.td, the
+     rule files and the numeric results of the last test run; do not edit.
+     Regenerate after running the tests: /usr/bin/python3 scripts/gen-ops-doc.py -->
 
 Each op implements one ATen overload: the op name is the ATen name with its
 overload, tensor arguments are operands, and the other schema arguments are
@@ -168,13 +323,20 @@ and infer their result types; shapes broadcast as in ATen.
 """
 
 
-def render(records: dict) -> str:
+def reference(records: dict) -> str:
     lines = ["| " + " | ".join(c.title for c in COLUMNS) + " |",
              "|" + "---|" * len(COLUMNS)]
     ops = tad_ops(records)
     for op in ops:
         lines.append("| " + " | ".join(c.render(op, records) for c in COLUMNS) + " |")
-    return HEADER + f"{len(ops)} ops.\n\n" + "\n".join(lines) + "\n"
+    return REFERENCE_MARK + "\n" + f"{len(ops)} ops.\n\n" + "\n".join(lines) + "\n"
+
+
+def covered_ops(text: str) -> list:
+    """Ops listed in the coverage section of a generated docs/ops.md."""
+    section = text.split("## Coverage", 1)[-1].split(REFERENCE_MARK, 1)[0]
+    import re
+    return re.findall(r"^\| `tad\.([\w.]+)` \|", section, re.M)
 
 
 def main() -> int:
@@ -183,17 +345,25 @@ def main() -> int:
                         help="exit 1 if docs/ops.md differs from the ODS")
     parser.add_argument("--tblgen", default=str(LLVM_PREFIX / "bin" / "llvm-tblgen"))
     parser.add_argument("-o", "--output", type=Path, default=OUT_FILE)
+    parser.add_argument("--results", type=Path, default=RESULTS,
+                        help="directory of the numeric checks' *.jsonl results")
     args = parser.parse_args()
 
-    text = render(dump_records(args.tblgen))
+    records = dump_records(args.tblgen)
+    ref_text = reference(records)
     if args.check:
+        # The coverage numbers depend on the last test run; check only that
+        # the reference table is current and the coverage table lists every op.
         current = args.output.read_text() if args.output.exists() else ""
-        if current != text:
-            print(f"gen-ops-doc: {args.output} is stale; run "
+        stale = not current.endswith(ref_text) or \
+            covered_ops(current) != [op["opName"] for op in tad_ops(records)]
+        if stale:
+            print(f"gen-ops-doc: {args.output} is stale; run the tests, then "
                   "/usr/bin/python3 scripts/gen-ops-doc.py", file=sys.stderr)
             return 1
         return 0
-    args.output.write_text(text)
+    results = load_results(args.results)
+    args.output.write_text(HEADER + coverage(records, results) + ref_text)
     return 0
 
 

@@ -15,6 +15,8 @@ config.test_exec_root = os.path.join(config.tad_obj_root, "test")
 config.environment["PYTHONPATH"] = os.path.join(config.tad_src_root, "runtime", "python")
 config.environment["TADC"] = os.path.join(config.tad_tools_dir, "tadc")
 config.environment["TAD_BUILD_DIR"] = config.tad_obj_root
+# Numeric checks record their results here (docs/ops.md's coverage table).
+config.environment["TAD_RESULTS_DIR"] = os.path.join(config.tad_obj_root, "test", "results")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 # FileCheck, not, count, mlir-opt, mlir-runner from Debian's LLVM 22.

@@ -94,7 +94,8 @@ public:
       return lexString();
     static const char *const puncts[] = {
         "->", "<=", ">=", "==", "!=", "&&", "||", "(", ")", "[", "]", "{", "}",
-        ",",  ".",  "?",  ":",  "+",  "-",  "*",  "/", "<", ">", "&", "!", ";"};
+        ",",  ".",  "?",  ":",  "+",  "-",  "*",  "/", "<", ">", "&", "|", "!",
+        ";"};
     for (const char *p : puncts) {
       if (text.substr(pos).starts_with(p)) {
         t.kind = Tok::Punct;
@@ -365,14 +366,15 @@ private:
     return llvm::StringSwitch<int>(op)
         .Case("||", 0)
         .Case("&&", 1)
-        .Case("&", 2)
-        .Cases({"==", "!="}, 3)
-        .Cases({"<", "<=", ">", ">="}, 4)
-        .Cases({"+", "-"}, 5)
-        .Cases({"*", "/"}, 6)
+        .Case("|", 2)
+        .Case("&", 3)
+        .Cases({"==", "!="}, 4)
+        .Cases({"<", "<=", ">", ">="}, 5)
+        .Cases({"+", "-"}, 6)
+        .Cases({"*", "/"}, 7)
         .Default(-1);
   }
-  static constexpr int kNumBinaryLevels = 7;
+  static constexpr int kNumBinaryLevels = 8;
 
   ExprPtr parseBinary(int level) {
     if (level == kNumBinaryLevels)
@@ -646,20 +648,21 @@ int precedence(const Expr &e) {
     return llvm::StringSwitch<int>(e.name)
         .Case("||", 2)
         .Case("&&", 3)
-        .Case("&", 4)
-        .Cases({"==", "!="}, 5)
-        .Cases({"<", "<=", ">", ">="}, 6)
-        .Cases({"+", "-"}, 7)
-        .Cases({"*", "/"}, 8)
+        .Case("|", 4)
+        .Case("&", 5)
+        .Cases({"==", "!="}, 6)
+        .Cases({"<", "<=", ">", ">="}, 7)
+        .Cases({"+", "-"}, 8)
+        .Cases({"*", "/"}, 9)
         .Default(0);
   case Kind::Unary:
-    return 9;
+    return 10;
   case Kind::MethodCall:
   case Kind::ArrowCall:
   case Kind::Index:
-    return 10;
-  default:
     return 11;
+  default:
+    return 12;
   }
 }
 
@@ -723,7 +726,7 @@ void print(const Expr &e, std::string &out) {
     return;
   case Kind::MethodCall:
   case Kind::ArrowCall:
-    printWithParens(*e.operands[0], 10, out);
+    printWithParens(*e.operands[0], precedence(e), out);
     out += e.kind == Kind::MethodCall ? "." : "->";
     out += e.name;
     printTemplateArgs(e, out);
@@ -732,7 +735,7 @@ void print(const Expr &e, std::string &out) {
     out += ')';
     return;
   case Kind::Index:
-    printWithParens(*e.operands[0], 10, out);
+    printWithParens(*e.operands[0], precedence(e), out);
     out += '[';
     print(*e.operands[1], out);
     out += ']';
@@ -742,13 +745,15 @@ void print(const Expr &e, std::string &out) {
     // "- -a", not "--a" (which C++ would read as a decrement).
     if (e.operands[0]->kind == Kind::Unary && e.operands[0]->name == e.name)
       out += ' ';
-    printWithParens(*e.operands[0], 9, out);
+    printWithParens(*e.operands[0], precedence(e), out);
     return;
   case Kind::Binary: {
     int prec = precedence(e);
-    // Operands of '&' that are binary expressions get parentheses for
-    // readability: (a == 0) & (b <= 0).
-    int minPrec = e.name == "&" ? precedence(Expr(Kind::Unary, "", 0)) : 0;
+    // Operands of '&' and '|' that are binary expressions get parentheses
+    // for readability: (a == 0) & (b <= 0).
+    int minPrec = (e.name == "&" || e.name == "|")
+                      ? precedence(Expr(Kind::Unary, "", 0))
+                      : 0;
     printWithParens(*e.operands[0], std::max(prec, minPrec), out);
     out += ' ';
     out += e.name;

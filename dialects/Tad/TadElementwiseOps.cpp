@@ -200,6 +200,15 @@ TAD_INFER_SIGNATURE(NativeDropoutKeyOp) {
   return success();
 }
 
+// The bounds present broadcast with self.
+TAD_INFER_SIGNATURE(ClampTensorOp) {
+  SmallVector<unsigned> all;
+  for (unsigned i = 0; i < operands.size(); ++i)
+    all.push_back(i);
+  return inference<ClampTensorOp>(loc, operands)
+      .push(results, all, all, /*boolean=*/false);
+}
+
 #undef TAD_INFER_SIGNATURE
 
 //===----------------------------------------------------------------------===//
@@ -219,6 +228,12 @@ LogicalResult GeluOp::verify() {
 
 LogicalResult GeluBackwardOp::verify() {
   return verifyApproximate(*this, getApproximate());
+}
+
+LogicalResult ClampTensorOp::verify() {
+  if (!getMin() && !getMax())
+    return emitOpError("at least one of 'min' or 'max' must be given");
+  return success();
 }
 
 LogicalResult ClampOp::verify() {

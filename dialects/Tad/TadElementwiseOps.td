@@ -281,6 +281,21 @@ def Tad_ClampOp : Tad_UnaryAttrOp<"clamp",
   let hasVerifier = 1;
 }
 
+def Tad_ClampTensorOp : Tad_AtenOp<"clamp.Tensor",
+    "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+    [AttrSizedOperandSegments]> {
+  let summary = "min(max(self, min), max) with tensor bounds, broadcast; at least one bound";
+  let description = [{
+    Example: `%r = tad.clamp.Tensor %x min %lo max %hi : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>`.
+    NaN in `self` propagates; where min > max the element is max (as in ATen).
+  }];
+  let arguments = (ins Tad_FloatTensor:$self, Optional<Tad_FloatTensor>:$min,
+                       Optional<Tad_FloatTensor>:$max);
+  let results = (outs Tad_FloatTensor:$result);
+  let assemblyFormat = "$self (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Tad_ClampMinOp : Tad_AtenOp<"clamp_min",
     "clamp_min(Tensor self, Scalar min) -> Tensor",
     [AllTypesMatch<["self", "result"]>]> {

@@ -93,3 +93,20 @@ func.func @dropout_key_not_0d(%x: tensor<3xf32>, %key: tensor<2xi64>) -> tensor<
   %y, %m = tad.native_dropout.key %x, %key {p = 0.5 : f64} : (tensor<3xf32>, tensor<2xi64>) -> (tensor<3xf32>, tensor<3xi1>)
   return %y : tensor<3xf32>
 }
+
+// -----
+
+func.func @clamp_tensor_without_bounds(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'tad.clamp.Tensor' op at least one of 'min' or 'max' must be given}}
+  %0 = tad.clamp.Tensor %x : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @clamp_tensor_bad_broadcast(%x: tensor<3xf32>, %lo: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'tad.clamp.Tensor' op shapes [3] and [2] are not broadcast-compatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.clamp.Tensor %x min %lo : (tensor<3xf32>, tensor<2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

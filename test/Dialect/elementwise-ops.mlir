@@ -145,3 +145,12 @@ func.func @dropout(%x: tensor<4x8xf32>, %key: tensor<i64>) -> tensor<4x8xf32> {
   %0 = tad.native_dropout_backward %z, %m {scale = 2.0 : f64} : (tensor<4x8xf32>, tensor<4x8xi1>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// CHECK-LABEL: func @clamp_tensor
+func.func @clamp_tensor(%x: tensor<2x3xf32>, %lo: tensor<3xf32>, %hi: tensor<f32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  // CHECK: tad.clamp.Tensor %{{.*}} min %{{.*}} max %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %0 = tad.clamp.Tensor %x min %lo max %hi : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // CHECK: tad.clamp.Tensor %{{.*}} max %{{.*}} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %1 = tad.clamp.Tensor %x max %hi : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}

@@ -36,6 +36,12 @@ def spread(*shape, low=0.1, high=2.0):
     return rng.uniform(low, high, shape) * rng.choice([-1.0, 1.0], shape)
 
 
+def clamp_points(*shape):
+    """Points at least 0.05 away from the bounds of the clamp.Tensor cases."""
+    grid = np.array([-1.7, -0.75, -0.2, 0.35, 0.95, 1.5])
+    return rng.choice(grid, shape) + rng.uniform(-0.02, 0.02, shape)
+
+
 def distinct_pair(shape, other_shape):
     """x of `shape` and y of `other_shape` that differ by at least 0.1
     wherever they meet under broadcasting (no ties)."""
@@ -197,6 +203,25 @@ func.func @f(%g: tensor<3x4xf64>, %y: tensor<3x4xf64>) -> tensor<3x4xf64> {
              [away_from_zero(3, 4)]),
         Case("clamp_min", scalar("clamp_min", [3, 4], "0.25"), [0.25 + away_from_zero(3, 4)]),
         Case("clamp_max", scalar("clamp_max", [3, 4], "0.25"), [0.25 + away_from_zero(3, 4)]),
+        # Bounds broadcast against self; column 3 has min > max (the result
+        # is max there); self stays 0.05 away from every bound.
+        Case("clamp.Tensor", """
+func.func @f(%x: tensor<3x4xf64>, %lo: tensor<4xf64>, %hi: tensor<3x1xf64>) -> tensor<3x4xf64> {
+  %0 = tad.clamp.Tensor %x min %lo max %hi : (tensor<3x4xf64>, tensor<4xf64>, tensor<3x1xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}""", [clamp_points(3, 4), np.array([-0.5, 0.1, -1.0, 0.8]),
+       np.array([[0.5], [1.2], [0.3]])]),
+        Case("clamp.Tensor min only", """
+func.func @f(%x: tensor<3x4xf64>, %lo: tensor<3x1xf64>) -> tensor<3x4xf64> {
+  %0 = tad.clamp.Tensor %x min %lo : (tensor<3x4xf64>, tensor<3x1xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}""", [clamp_points(3, 4), np.array([[-0.5], [0.1], [0.8]])]),
+        Case("clamp.Tensor max only, broadcast self", """
+func.func @f(%x: tensor<4xf64>, %hi: tensor<3x4xf64>) -> tensor<3x4xf64> {
+  %0 = tad.clamp.Tensor %x max %hi : (tensor<4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}""", [np.array([-0.75, 0.35, 0.95, 1.5]),
+       np.array([[0.5, 1.2, 0.3, -0.5]] * 3) + np.array([[0.0], [0.1], [-0.1]])]),
         Case("where.self broadcast", """
 func.func @f(%c: tensor<3x1xi1>, %x: tensor<3x4xf64>, %y: tensor<4xf64>) -> tensor<3x4xf64> {
   %0 = tad.where.self %c, %x, %y : (tensor<3x1xi1>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>

@@ -9,9 +9,15 @@ of torch.autograd.gradcheck and jax.test_util.check_grads:
 
 Every check prints one line, `PASS <label>` or `FAIL <label>: <why>`, and
 run_cases() returns the number of failures so a driver can exit non-zero.
+With TAD_RESULTS_DIR set (lit sets it), each check is also recorded as a
+JSON line (case, mode, derivative order, the tad ops of the case, result) in
+a file named after the running script and its arguments; the coverage table
+of docs/ops.md is generated from these (scripts/gen-ops-doc.py).
 """
 
+import json
 import os
+import re
 import sys
 
 import numpy as np
@@ -113,6 +119,41 @@ def check_jvp(fn, jvp, args, diff, rng):
     return True, ""
 
 
+class _Recorder:
+    """Appends one JSON line per check to $TAD_RESULTS_DIR/<script>[-args].jsonl
+    (truncated when the script starts, so a rerun replaces its results)."""
+
+    def __init__(self):
+        self.path = None
+        directory = os.environ.get("TAD_RESULTS_DIR")
+        if directory:
+            script = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+            tag = "-".join([script] + [re.sub(r"\W", "_", a) for a in sys.argv[1:]])
+            os.makedirs(directory, exist_ok=True)
+            self.path = os.path.join(directory, tag + ".jsonl")
+            open(self.path, "w").close()
+
+    def record(self, case, mode, ok):
+        if not self.path:
+            return
+        line = {"case": case.name, "mode": mode, "order": 2 if case.first else 1,
+                "target": "cpu",
+                "ops": sorted(set(re.findall(r"tad\.([A-Za-z0-9_.]+?)\s", case.mlir))),
+                "ok": bool(ok)}
+        with open(self.path, "a") as f:
+            f.write(json.dumps(line) + "\n")
+
+
+_recorder = None
+
+
+def _record(case, mode, ok):
+    global _recorder
+    if _recorder is None:
+        _recorder = _Recorder()
+    _recorder.record(case, mode, ok)
+
+
 def run_cases(cases, modes=("vjp", "jvp"), seed=0, out=sys.stdout):
     """Compiles and checks every case; returns the number of failures."""
     failures = 0
@@ -130,6 +171,7 @@ def run_cases(cases, modes=("vjp", "jvp"), seed=0, out=sys.stdout):
             for mode in modes:
                 print("FAIL %s %s: compile error\n%s" % (case.name, mode, e),
                       file=out)
+                _record(case, mode, False)
             failures += len(modes)
             continue
         fn = getattr(module, case.func)
@@ -138,6 +180,7 @@ def run_cases(cases, modes=("vjp", "jvp"), seed=0, out=sys.stdout):
             check = check_vjp if mode == "vjp" else check_jvp
             ok, why = check(fn, derivative, case.args, case.diff, rng)
             failures += not ok
+            _record(case, mode, ok)
             print(("PASS %s %s" % (case.name, mode)) if ok else
                   ("FAIL %s %s: %s" % (case.name, mode, why)), file=out)
     return failures

@@ -347,6 +347,14 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
     pm.addPass(tad::createTadJVPPass(options));
   }
+  // Composites kept whole for their own rules have no lowering: decompose
+  // them now (the primitives _softmax/_log_softmax have one and stay).
+  if (emit != Emit::MLIR) {
+    tad::TadDecomposePassOptions options;
+    options.keep = {"_softmax", "_log_softmax"};
+    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
+    pm.addPass(tad::createTadDecomposePass(options));
+  }
   tad::CpuPipelineOptions pipelineOptions;
   pipelineOptions.optLevel = optLevel;
   switch (emit) {

@@ -190,6 +190,12 @@ TEST(Formula, Precedence) {
   EXPECT_EQ(b->operands[0]->name, "&&");
   EXPECT_EQ(b->operands[0]->operands[0]->name, "&");
 
+  // '|' binds looser than '&' and tighter than '&&', as in C++.
+  ExprPtr o = parseOk("a | b & c && d");
+  EXPECT_EQ(o->name, "&&");
+  EXPECT_EQ(o->operands[0]->name, "|");
+  EXPECT_EQ(o->operands[0]->operands[1]->name, "&");
+
   ExprPtr t = parseOk("a ? b : c ? d : e");
   ASSERT_EQ(t->kind, Kind::Ternary);
   EXPECT_EQ(t->operands[2]->kind, Kind::Ternary);
