@@ -11,7 +11,8 @@
   parameters, from the compiled training-step module;
 - ``sgd`` and ``adam``: two compiled training steps against
   ``torch.optim.SGD`` (momentum, weight decay) and ``torch.optim.Adam``
-  (weight decay), losses and parameters after each step.
+  (weight decay), losses after each step, parameters and updated buffers
+  (BatchNorm's running statistics) after the last.
 
 Tolerances: float64 ``rtol=1e-10, atol=1e-12``; float32 ``rtol=1e-4,
 atol=1e-5`` (relative to the largest magnitude of the reference); the
@@ -117,10 +118,12 @@ def check_training(build, dtype, steps=2):
     ref = copy.deepcopy(model)
     loss = loss_fn(ref(*inputs), *targets)
     grads = torch.autograd.grad(loss, list(ref.parameters()))
+    # @loss returns the loss and the updated buffers; their cotangents are 0.
     out = step.module.loss_vjp(*np_data, *step.params, *step.buffers,
-                               np.ones((), step.params[0].dtype))
+                               np.ones((), step.params[0].dtype),
+                               *[np.zeros_like(b) for b in step.buffers])
     _close("loss", out[0], float(loss), dname, failures)
-    for (n, _), g, w in zip(model.named_parameters(), out[1:], grads):
+    for (n, _), g, w in zip(model.named_parameters(), out[1 + len(step.buffers):], grads):
         _close(f"grad {n}", g, _np(w), dname, failures)
     status |= _report(f"{dname} loss_vjp", failures)
 
@@ -141,6 +144,9 @@ def check_training(build, dtype, steps=2):
             _close(f"loss {k}", step(*np_data), want_losses[k], dname, failures)
         for (n, p), got in zip(ref.named_parameters(), step.params):
             _close(f"param {n}", got, _np(p), dname, failures)
+        ref_buffers = dict(ref.named_buffers())
+        for n, got in zip(step.buffer_names, step.buffers):
+            _close(f"buffer {n}", got, _np(ref_buffers[n]), dname, failures)
         status |= _report(f"{dname} train_step {label} x{steps}", failures)
     return status
 

@@ -363,7 +363,7 @@ class _Emitter:
                                  % (len(placeholders), len(self.args)))
 
         # Mutations left after functionalization: copy_ into an input.
-        updated = []  # (arg index, node with the new value)
+        updated = self.batch_norm_updates(graph, placeholders)
         for n in list(graph.nodes):
             if n.op != "call_function" or not hasattr(n.target, "_schema"):
                 continue
@@ -371,6 +371,13 @@ class _Emitter:
                 dest = n.args[0] if n.args else None
                 if n.target is torch.ops.aten.copy_.default and dest in placeholders:
                     idx = placeholders.index(dest)
+                    if idx in self.const_args and \
+                            self.arg_names[idx].endswith("num_batches_tracked"):
+                        # BatchNorm's batch counter only matters for
+                        # momentum=None, which tracing folds to a constant
+                        # anyway: the buffer stays a constant (docs/importer.md).
+                        graph.erase_node(n)
+                        continue
                     if idx not in self.const_args:
                         self.error(n, f"the traced function writes into its input {idx} "
                                    f"({self.arg_names[idx]}); only buffers may be updated")
@@ -381,7 +388,17 @@ class _Emitter:
                            f"{'a constant' if dest is not None else 'its arguments'}; "
                            "tad has value semantics and cannot import it",
                            UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
-        graph.eliminate_dead_code()
+        # Dead code elimination that keeps the new values of updated buffers.
+        live, stack = set(), [n for n in graph.nodes if n.op == "output"]
+        stack += [src for _, src in updated]
+        while stack:
+            node = stack.pop()
+            if node not in live:
+                live.add(node)
+                stack.extend(node.all_input_nodes)
+        for node in reversed(list(graph.nodes)):
+            if node not in live and node.op != "placeholder" and not node.users:
+                graph.erase_node(node)
 
         # Evaluate the whole graph once on the example values (types of every
         # value, and the values of input-independent subgraphs).
@@ -442,6 +459,49 @@ class _Emitter:
                                 tuple(res_types), tuple(i for i, _ in updated))
 
     # -- one op ------------------------------------------------------------
+    def batch_norm_updates(self, graph, placeholders):
+        """The running-statistics updates of training-mode batch norms.
+
+        ``aten.native_batch_norm`` updates ``running_mean``/``running_var``
+        in place without saying so in its schema, so functionalization
+        leaves no ``copy_`` for them. Where they are buffers, the update is
+        added to the graph as ATen ops (ATen's formula: the unbiased batch
+        variance, recovered from ``save_invstd``) and the buffers become
+        updated ones: ``[(buffer's argument index, node of its new value)]``.
+        """
+        import operator
+        torch = _torch()
+        aten = torch.ops.aten
+        updates = []
+        for n in list(graph.nodes):
+            if n.op != "call_function" or n.target is not aten.native_batch_norm.default:
+                continue
+            bound = _bind(n.target._schema, n.args, n.kwargs)
+            rm, rv = bound.get("running_mean"), bound.get("running_var")
+            if not bound.get("training") or rm not in placeholders or rv not in placeholders:
+                continue
+            if any(placeholders.index(b) not in self.const_args for b in (rm, rv)):
+                continue  # statistics passed as inputs: the caller owns them
+            m, eps = float(bound["momentum"]), float(bound["eps"])
+            shape = bound["input"].meta["tensor_meta"].shape
+            count = shape.numel() // shape[1]
+            def call(op, *args):
+                node = graph.call_function(op, args)
+                node.meta["stack_trace"] = n.meta.get("stack_trace")
+                return node
+            # inserting_before keeps the nodes in the order they are made.
+            with graph.inserting_before(n.next):
+                mean, invstd = call(operator.getitem, n, 1), call(operator.getitem, n, 2)
+                var = call(aten.sub.Tensor, call(aten.reciprocal.default,
+                                                 call(aten.mul.Tensor, invstd, invstd)), eps)
+                unbiased = call(aten.mul.Tensor, var, count / max(count - 1, 1))
+                new_mean = call(aten.add.Tensor, call(aten.mul.Tensor, rm, 1.0 - m),
+                                call(aten.mul.Tensor, mean, m))
+                new_var = call(aten.add.Tensor, call(aten.mul.Tensor, rv, 1.0 - m),
+                               call(aten.mul.Tensor, unbiased, m))
+            updates += [(placeholders.index(rm), new_mean), (placeholders.index(rv), new_var)]
+        return updates
+
     def emit(self, n):
         import operator
         torch = _torch()
@@ -652,7 +712,9 @@ def import_function(fn, example_args: Sequence, name: str = "forward",
     if arg_names is None:
         arg_names = [f"arg{i}" for i in range(len(example_args))]
     gm = trace(fn, [a.detach().clone() for a in example_args])
-    return _Emitter(gm, [a.detach() for a in example_args], name, nondiff,
+    # The emitter evaluates the graph on copies: ops such as a training-mode
+    # native_batch_norm update their arguments (the running statistics) in place.
+    return _Emitter(gm, [a.detach().clone() for a in example_args], name, nondiff,
                     const_args, list(arg_names)).run()
 
 
