@@ -343,7 +343,7 @@ Location Binder::locationOf(const Expr &expr) const {
 
 InFlightDiagnostic Binder::error(const Expr &expr) {
   InFlightDiagnostic diag = emitError(locationOf(expr));
-  diag.attachNote(opLoc) << "while differentiating this op";
+  diag.attachNote(opLoc) << "while " << purpose << " this op";
   return diag;
 }
 
@@ -665,8 +665,12 @@ FailureOr<FormulaValue> Binder::evalCall(const Expr &expr) {
       return FormulaValue::none();
     if (name == "GradMode::is_enabled" || name == "at::GradMode::is_enabled")
       return FormulaValue::boolean(true); // formulas must stay differentiable
-    if (name == "not_implemented" || name == "not_implemented_list")
-      return error(expr) << "this derivative is not implemented";
+    if (name == "not_implemented" || name == "not_implemented_list") {
+      // Upstream passes the function's name; our rules pass what is missing.
+      if (!expr.operands.empty() && expr.operands[0]->kind == Expr::Kind::String)
+        return error(expr) << "not implemented: " << expr.operands[0]->name;
+      return error(expr) << "not implemented";
+    }
   }
 
   std::vector<FormulaValue> args;

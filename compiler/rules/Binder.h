@@ -67,11 +67,13 @@ using HelperTable = llvm::StringMap<const HelperEntry *>;
 
 class Binder {
 public:
-  /// `opLoc` is the location of the op being differentiated; errors in a
-  /// formula point at the rule file and carry a note at `opLoc`.
+  /// `opLoc` is the location of the op being differentiated (or, with
+  /// `purpose` "decomposing", decomposed); errors in a formula point at the
+  /// rule file and carry a note "while <purpose> this op" at `opLoc`.
   Binder(OpBuilder &builder, Location opLoc, const OpCatalog &catalog,
-         const HelperTable &helpers)
-      : builder(builder), opLoc(opLoc), catalog(catalog), helpers(helpers) {}
+         const HelperTable &helpers, StringRef purpose = "differentiating")
+      : builder(builder), opLoc(opLoc), purpose(purpose.str()),
+        catalog(catalog), helpers(helpers) {}
 
   /// Evaluates `expr`, a formula read from `loc`, under `bindings`.
   FailureOr<FormulaValue> evaluate(const Expr &expr, const SourceLoc &loc,
@@ -144,6 +146,7 @@ private:
 
   OpBuilder &builder;
   Location opLoc;
+  std::string purpose;
   const OpCatalog &catalog;
   const HelperTable &helpers;
   SmallVector<Frame> frames;

@@ -133,7 +133,7 @@ FailureOr<SmallVector<Value>> RuleDecompositions::decompose(OpBuilder &b,
     if (!arg.type.isTensorLike())
       bindings[arg.name] = Binder::fromAttribute(arg, op->getAttr(arg.name));
 
-  Binder binder(b, op->getLoc(), catalog, helpers);
+  Binder binder(b, op->getLoc(), catalog, helpers, "decomposing");
   FailureOr<FormulaValue> value =
       binder.evaluate(*entry->body.expr, entry->body.loc, bindings);
   if (failed(value))

@@ -88,6 +88,19 @@ def _cases():
             [("x", t([2, 3, 2, 2])), ("y", ti([2, 2, 2]))], "cross_entropy_loss", "%x, %y",
             "{reduction = 0 : i64}", [t([2, 3, 2, 2]), ti([2, 2, 2])], [t([2, 2, 2])]),
             [normal(2, 3, 2, 2), targets([2, 2, 2], 3)]),
+        Case("cross_entropy_loss label smoothing mean ignore", func(
+            [("x", t([4, 5])), ("y", ti([4]))], "cross_entropy_loss", "%x, %y",
+            "{label_smoothing = 0.2 : f64, ignore_index = 1 : i64}",
+            [t([4, 5]), ti([4])], [t([])]), [normal(4, 5), targets([4], 5, ignore=1)]),
+        Case("cross_entropy_loss label smoothing 4-d none", func(
+            [("x", t([2, 3, 2, 2])), ("y", ti([2, 2, 2]))], "cross_entropy_loss", "%x, %y",
+            "{reduction = 0 : i64, label_smoothing = 0.1 : f64}",
+            [t([2, 3, 2, 2]), ti([2, 2, 2])], [t([2, 2, 2])]),
+            [normal(2, 3, 2, 2), targets([2, 2, 2], 3)]),
+        Case("cross_entropy_loss label smoothing sum", func(
+            [("x", t([4, 5])), ("y", ti([4]))], "cross_entropy_loss", "%x, %y",
+            "{reduction = 2 : i64, label_smoothing = 0.3 : f64}",
+            [t([4, 5]), ti([4])], [t([])]), [normal(4, 5), targets([4], 5)]),
         Case("nll_loss", func([("x", t([4, 5])), ("y", ti([4]))], "nll_loss", "%x, %y", "",
                               [t([4, 5]), ti([4])], [t([])]),
              [normal(4, 5), targets([4], 5)]),

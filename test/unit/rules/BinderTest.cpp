@@ -189,7 +189,7 @@ TEST_F(BinderTest, Errors) {
   EXPECT_EQ(evaluate("std::get<5>(grads)"), "1: std::get<5> of a tuple" + note);
   EXPECT_EQ(evaluate("std::get<0>(self)"), "1: std::get<0> of a Tensor" + note);
   EXPECT_EQ(evaluate("not_implemented(\"f\")"),
-            "1: this derivative is not implemented" + note);
+            "1: not implemented: f" + note);
   EXPECT_EQ(evaluate("[](int i){return i;}"),
             "1: lambdas are not supported in tad formulas" + note);
   EXPECT_EQ(evaluate("grads.sym_sizes()"),
