@@ -94,7 +94,8 @@ bool Binder::isBuiltinFunction(StringRef name) {
       "scalar_type", "options", "dtype", "layout", "device",
       "suggest_memory_format", "defined", "has_value", "value_or",
       "zeros_like", "ones_like", "maybe_multiply", "sum_to", "expand_as",
-      "view_as", "reshape_as", "range", "to", "sqrt",
+      "view_as", "reshape_as", "range", "to", "sqrt", "list_slice",
+      "broadcast_shapes",
       // callTensorBuiltin
       "new_zeros", "permute_backwards", "to_args_sizes", "to_args_scalartypes",
       "cat_tensors_backward", "repeat_backward", "constant_pad_nd_backward",
