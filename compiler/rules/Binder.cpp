@@ -680,6 +680,9 @@ FailureOr<FormulaValue> Binder::evalCall(const Expr &expr) {
       return failure();
     args.push_back(std::move(*value));
   }
+  // std::make_tuple(a, b): the results of a multi-result decomposition.
+  if (name == "std::make_tuple")
+    return FormulaValue::tuple(std::move(args));
   name.consume_front("at::");
   name.consume_front("std::");
   name.consume_back("_symint");

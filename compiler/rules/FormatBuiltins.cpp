@@ -85,7 +85,7 @@ bool Binder::isBuiltinFunction(StringRef name) {
   name.consume_back("_symint");
   static const llvm::StringSet<> builtins = {
       // evalCall
-      "get", "tuple", "Tensor", "GradMode::is_enabled", "not_implemented",
+      "get", "tuple", "make_tuple", "Tensor", "GradMode::is_enabled", "not_implemented",
       "not_implemented_list",
       // callBuiltin: identities, metadata, folds, gradient plumbing
       "conj", "contiguous", "resolve_conj", "value", "toDouble", "toFloat",

@@ -261,6 +261,24 @@ TAD_INFER_SIGNATURE(NarrowOp) {
   return success();
 }
 
+TAD_INFER_SIGNATURE(GluOp) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  TensorInference infer = composite<GluOp>(loc);
+  auto self = typeOf(adaptor.getSelf());
+  if (!self || self.getRank() == 0)
+    return infer.fail("expects a tensor of rank >= 1");
+  auto dim = wrapDim(static_cast<int64_t>(adaptor.getDim()), self.getRank());
+  if (!dim)
+    return infer.fail("'dim' is out of range");
+  if (self.getDimSize(*dim) % 2)
+    return infer.fail("halves dimension ", *dim, " but its size ",
+                      self.getDimSize(*dim), " is odd");
+  SmallVector<int64_t> shape(self.getShape());
+  shape[*dim] /= 2;
+  results.push_back(RankedTensorType::get(shape, self.getElementType()));
+  return success();
+}
+
 TAD_INFER_SIGNATURE(ChunkOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
   TensorInference infer = composite<ChunkOp>(loc);

@@ -180,4 +180,24 @@ def Tad_DropoutOp : Tad_AtenOp<"dropout",
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
+def Tad_GluOp : Tad_AtenOp<"glu", "glu(Tensor self, int dim=-1) -> Tensor"> {
+  let summary = "first half of `dim` times sigmoid of the second half (composite: slice, sigmoid)";
+  let arguments = (ins Tad_FloatTensor:$self, DefaultValuedAttr<I64Attr, "-1">:$dim);
+  let results = (outs Tad_FloatTensor:$result);
+  let assemblyFormat = "$self attr-dict `:` functional-type(operands, results)";
+}
+
+def Tad_LogSigmoidForwardOp : Tad_AtenOp<"log_sigmoid_forward",
+    "log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)",
+    [AllTypesMatch<["self", "output", "buffer"]>]> {
+  let summary = "log(sigmoid(self)) as min(self, 0) - log1p(exp(-|self|)), and exp(-|self|) (composite)";
+  let description = [{
+    `buffer` is what ATen's CPU kernel saves for the backward; tad
+    differentiates the decomposition instead.
+  }];
+  let arguments = (ins Tad_FloatTensor:$self);
+  let results = (outs Tad_FloatTensor:$output, Tad_FloatTensor:$buffer);
+  let assemblyFormat = "$self attr-dict `:` type($self)";
+}
+
 #endif // TAD_COMPOSITE_OPS

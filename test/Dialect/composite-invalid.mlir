@@ -35,3 +35,12 @@ func.func @group_norm_groups(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
   %0 = tad.group_norm %x {num_groups = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
+
+// -----
+
+func.func @glu_odd(%x: tensor<4x5xf32>) -> tensor<4x2xf32> {
+  // expected-error @+2 {{'tad.glu' op halves dimension 1 but its size 5 is odd}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.glu %x : (tensor<4x5xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}

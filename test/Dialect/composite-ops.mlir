@@ -41,3 +41,12 @@ func.func @composites(%x: tensor<4x5xf32>, %c: tensor<5xf32>, %w: tensor<3x5xf32
   %17 = tad.dropout %x {p = 0.1 : f64, train = false} : tensor<4x5xf32>
   return %17 : tensor<4x5xf32>
 }
+
+// CHECK-LABEL: func @glu_log_sigmoid
+func.func @glu_log_sigmoid(%x: tensor<4x6xf32>) -> (tensor<4x3xf32>, tensor<4x6xf32>) {
+  // CHECK: tad.glu %{{.*}} : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  %0 = tad.glu %x : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  // CHECK: tad.log_sigmoid_forward %{{.*}} : tensor<4x6xf32>
+  %1:2 = tad.log_sigmoid_forward %x : tensor<4x6xf32>
+  return %0, %1#0 : tensor<4x3xf32>, tensor<4x6xf32>
+}

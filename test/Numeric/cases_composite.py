@@ -101,6 +101,15 @@ def _cases():
             [("x", t([4, 5])), ("y", ti([4]))], "cross_entropy_loss", "%x, %y",
             "{reduction = 2 : i64, label_smoothing = 0.3 : f64}",
             [t([4, 5]), ti([4])], [t([])]), [normal(4, 5), targets([4], 5)]),
+        Case("glu", func([("x", t([3, 4]))], "glu", "%x", "", [t([3, 4])], [t([3, 2])]),
+             [normal(3, 4)]),
+        Case("glu dim 0", func([("x", t([4, 3]))], "glu", "%x", "{dim = 0 : i64}",
+                               [t([4, 3])], [t([2, 3])]), [normal(4, 3)]),
+        Case("log_sigmoid_forward", """
+func.func @f(%x: tensor<3x4xf64>) -> (tensor<3x4xf64>, tensor<3x4xf64>) {
+  %0:2 = tad.log_sigmoid_forward %x : tensor<3x4xf64>
+  return %0#0, %0#1 : tensor<3x4xf64>, tensor<3x4xf64>
+}""", [np.where(np.arange(12).reshape(3, 4) % 2, 1.0, -1.0) * (0.1 + np.abs(normal(3, 4)))]),
         Case("nll_loss", func([("x", t([4, 5])), ("y", ti([4]))], "nll_loss", "%x, %y", "",
                               [t([4, 5]), ti([4])], [t([])]),
              [normal(4, 5), targets([4], 5)]),
