@@ -66,6 +66,11 @@ def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
     dtypes through the runtime before calling it. Emits the module metadata
     table that `tad_module_info()` returns.
   }];
+  let options = [
+    Option<"deviceStatus", "device-status", "bool", /*default=*/"false",
+           "Return the device runtime's status after the implementation "
+           "runs (__tad_device_status, GPU targets)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
@@ -118,3 +123,45 @@ def TadDecomposePass : Pass<"tad-decompose", "::mlir::ModuleOp"> {
 }
 
 #endif // TAD_PASSES
+
+def TadGpuPlacePass : Pass<"tad-gpu-place", "::mlir::func::FuncOp"> {
+  let summary = "Put an exported function's buffers and loops on the GPU";
+  let description = [{
+    Runs on buffers, after `convert-linalg-to-parallel-loops`, on functions
+    carrying a `tad.abi` signature (bare host pointers: arguments, then
+    results). Makes the function a host-side driver of GPU work:
+
+      - each argument is copied to a `gpu.alloc` buffer on entry, each
+        result is computed into one and copied back before returning;
+      - `memref.alloc`/`alloca`/`dealloc` become `gpu.alloc`/`gpu.dealloc`,
+        `memref.get_global` constants are copied to the device, contiguous
+        `memref.copy` between whole buffers becomes `gpu.memcpy`;
+      - each top-level `scf.parallel` is tiled (`tileParallelLoop`, guards
+        instead of min/max bounds) so that `gpu-map-parallel-loops` maps
+        tiles to blocks and tile elements to threads, innermost dimension
+        first (coalesced accesses);
+      - any other top-level work that touches memory (sequential loops of
+        full reductions, scalar stores) is wrapped into a single-thread
+        `gpu.launch`.
+
+    Host code never dereferences a device buffer afterwards.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
+           "Threads per block of a tiled parallel loop">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def TadGpuMergeModulesPass : Pass<"tad-gpu-merge-modules", "::mlir::ModuleOp"> {
+  let summary = "Merge the outlined gpu.modules into one (one PTX per program)";
+  let description = [{
+    After `gpu-kernel-outlining`, which creates one `gpu.module` per kernel,
+    moves every kernel into a single `gpu.module @tad_kernels`, renamed after
+    the module it came from (`f_vjp_kernel_3`), and updates the
+    `gpu.launch_func` references. The program then has one PTX module,
+    loaded once, and kernels have unique names for error messages.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}

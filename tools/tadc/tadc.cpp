@@ -1,7 +1,8 @@
 //===- tadc.cpp - the tad compiler driver ---------------------------------===//
 //
 //   tadc INPUT.mlir [-o OUT] [--vjp=f,g] [--jvp=f] [--rules=FILE]...
-//        [--target=cpu|cuda] [--emit=mlir|linalg|llvm-mlir|llvm|obj|so|header]
+//        [--target=cpu|cuda] [--gpu-arch=sm_80|sm_90] [--cuda-path=DIR]
+//        [--emit=mlir|linalg|llvm-mlir|llvm|obj|so|header|ptx]
 //        [-O0|-O1|-O2|-O3] [--runtime-lib=PATH]
 //
 // plus MLIR's context, pass manager, timing and printing options
@@ -13,6 +14,7 @@
 // temporary next to the destination and renamed on success).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/GpuPipeline.h"
 #include "compiler/HeaderGen.h"
 #include "compiler/Linker.h"
 #include "compiler/ObjectEmitter.h"
@@ -62,7 +64,8 @@ enum class Emit {
   LLVMIR,
   Object,
   SharedObject,
-  Header
+  Header,
+  PTX
 };
 } // namespace
 
@@ -114,8 +117,23 @@ static cl::opt<Emit> emit(
         clEnumValN(Emit::LLVMIR, "llvm", "optimized LLVM IR for the host"),
         clEnumValN(Emit::Object, "obj", "an object file"),
         clEnumValN(Emit::SharedObject, "so", "a shared object (default)"),
-        clEnumValN(Emit::Header, "header", "a C header for the module")),
+        clEnumValN(Emit::Header, "header", "a C header for the module"),
+        clEnumValN(Emit::PTX, "ptx",
+                   "the PTX of the kernels (--target=cuda)")),
     cl::cat(tadcCategory));
+
+static cl::opt<std::string>
+    gpuArch("gpu-arch",
+            cl::desc("NVIDIA architecture for --target=cuda: sm_80 or sm_90 "
+                     "(default)"),
+            cl::init("sm_90"), cl::value_desc("sm_XX"), cl::cat(tadcCategory));
+
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit directory for --target=cuda, where libdevice "
+             "(math functions) is found (default: MLIR's search, e.g. "
+             "/usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(tadcCategory));
 
 static cl::opt<unsigned>
     optLevel("O", cl::desc("Optimization level (-O0 to -O3, default -O2)"),
@@ -172,6 +190,8 @@ static StringRef getExtension(Emit kind) {
     return ".so";
   case Emit::Header:
     return ".h";
+  case Emit::PTX:
+    return ".ptx";
   }
   llvm_unreachable("unknown emit kind");
 }
@@ -278,9 +298,18 @@ static SmallVector<std::string> getEntryPoints(ModuleOp module) {
 
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                              TimingScope &timing, const char *argv0) {
-  if (target == Target::CUDA)
+  if (target == Target::CUDA && !tad::isSupportedGpuArch(gpuArch))
     return emitError(UnknownLoc::get(&context))
-           << "--target=cuda is not supported yet; use --target=cpu";
+           << "unsupported --gpu-arch=" << gpuArch.getValue()
+           << "; expected sm_80 or sm_90";
+  if (target != Target::CUDA &&
+      (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
+       cudaPath.getNumOccurrences()))
+    return emitError(UnknownLoc::get(&context))
+           << (emit == Emit::PTX ? "--emit=ptx"
+               : gpuArch.getNumOccurrences() ? "--gpu-arch"
+                                             : "--cuda-path")
+           << " needs --target=cuda";
   if (optLevel > 3)
     return emitError(UnknownLoc::get(&context))
            << "invalid optimization level -O" << optLevel.getValue()
@@ -360,6 +389,14 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     pm.addPass(tad::createTadRecordABIPass());
     break;
   default:
+    if (target == Target::CUDA) {
+      tad::GpuPipelineOptions gpuOptions;
+      gpuOptions.optLevel = optLevel;
+      gpuOptions.chip = gpuArch;
+      gpuOptions.cudaPath = cudaPath;
+      tad::buildTadToGpuPipeline(pm, gpuOptions);
+      break;
+    }
     tad::buildTadToLLVMPipeline(pm, pipelineOptions);
     break;
   }
@@ -381,6 +418,15 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                            : llvm::sys::path::stem(outputPath);
       return tad::emitCHeader(*module, stem == "-" ? "module" : stem, os);
     });
+  case Emit::PTX: {
+    FailureOr<std::string> ptx = tad::getPTX(*module);
+    if (failed(ptx))
+      return failure();
+    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+      os << *ptx;
+      return success();
+    });
+  }
   default:
     break;
   }
