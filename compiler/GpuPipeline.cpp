@@ -33,6 +33,13 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+#include <set>
+
 using namespace mlir;
 
 static void addCleanups(OpPassManager &pm) {
@@ -76,6 +83,7 @@ static void addBufferization(OpPassManager &pm,
   pm.addPass(createSymbolDCEPass());
   addCleanups(pm);
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
+  pm.addNestedPass<func::FuncOp>(tad::createTadParallelLoopsFirstPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   addCleanups(pm);
 }
@@ -172,6 +180,41 @@ FailureOr<std::string> tad::getPTX(ModuleOp module) {
     }
   }
   return ptx;
+}
+
+std::string tad::findCudaToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(var))
+      if (*value)
+        candidates.push_back(value);
+  for (const char *dir : {"/usr/local/cuda", "/usr/lib/cuda", "/opt/cuda"})
+    candidates.push_back(dir);
+  for (const std::string &dir : candidates) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::is_regular_file(path))
+      return dir;
+  }
+  return "";
+}
+
+std::vector<std::string> tad::getUnresolvedLibdeviceCalls(StringRef ptx) {
+  // Declarations read `.extern .func (...) __nv_expf(`.
+  std::set<std::string> names;
+  size_t pos = 0;
+  while ((pos = ptx.find(".extern .func", pos)) != StringRef::npos) {
+    size_t end = ptx.find('\n', pos);
+    StringRef line = ptx.slice(pos, end);
+    size_t nv = line.find("__nv_");
+    if (nv != StringRef::npos)
+      names.insert(
+          line.drop_front(nv).take_while([](char c) {
+            return llvm::isAlnum(c) || c == '_';
+          }).str());
+    pos = end == StringRef::npos ? ptx.size() : end;
+  }
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 void tad::registerTadGpuPipelines() {

@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::tad {
 
@@ -57,6 +58,15 @@ void buildTadToGpuPipeline(OpPassManager &pm,
 /// The PTX of the module's kernels (after buildLinalgToGpuPipeline), ""
 /// for a module without kernels; reports an error for anything else.
 FailureOr<std::string> getPTX(ModuleOp module);
+
+/// A CUDA toolkit directory with libdevice (nvvm/libdevice/libdevice.10.bc):
+/// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda,
+/// /opt/cuda, the first that has it; "" if none does.
+std::string findCudaToolkit();
+
+/// The libdevice functions (`__nv_*`) that `ptx` declares but does not
+/// define: non-empty when libdevice was not linked.
+std::vector<std::string> getUnresolvedLibdeviceCalls(llvm::StringRef ptx);
 
 /// Registers `tad-cuda-pipeline` for tad-opt.
 void registerTadGpuPipelines();

@@ -17,9 +17,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -29,6 +33,7 @@
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADGPUPLACEPASS
 #define GEN_PASS_DEF_TADGPUMERGEMODULESPASS
+#define GEN_PASS_DEF_TADPARALLELLOOPSFIRSTPASS
 #include "passes/Passes.h.inc"
 } // namespace mlir::tad
 
@@ -56,6 +61,26 @@ bool isHostOp(Operation *op) {
       if (!isa<scf::YieldOp>(nested) && !isHostOp(&nested))
         return false;
   return true;
+}
+
+/// Replaces a parallel loop (without reductions) by a nest of sequential
+/// loops: for parallel loops inside code that runs on a single thread.
+LogicalResult sequentialize(scf::ParallelOp loop) {
+  if (loop.getNumReductions() != 0)
+    return loop.emitError("a parallel loop with reductions cannot be placed "
+                          "on the GPU yet");
+  OpBuilder b(loop);
+  Block *body = loop.getBody();
+  scf::buildLoopNest(
+      b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), [&](OpBuilder &nested, Location, ValueRange ivs) {
+        IRMapping mapping;
+        mapping.map(loop.getInductionVars(), ivs);
+        for (Operation &op : body->without_terminator())
+          nested.clone(op, mapping);
+      });
+  loop.erase();
+  return success();
 }
 
 struct TadGpuPlacePass : tad::impl::TadGpuPlacePassBase<TadGpuPlacePass> {
@@ -243,6 +268,13 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
   closeGroup();
 
   for (SmallVector<Operation *> &ops : groups) {
+    // One thread runs all of it, nested parallel loops included.
+    SmallVector<scf::ParallelOp> nestedLoops;
+    for (Operation *op : ops)
+      op->walk([&](scf::ParallelOp loop) { nestedLoops.push_back(loop); });
+    for (scf::ParallelOp loop : llvm::reverse(nestedLoops))
+      if (failed(sequentialize(loop)))
+        return failure();
     // Values computed inside stay inside.
     for (Operation *op : ops)
       for (Value result : op->getResults())
@@ -378,6 +410,45 @@ struct TadGpuMergeModulesPass
     (void)context;
     for (gpu::GPUModuleOp kernelModule : kernelModules)
       kernelModule.erase();
+  }
+};
+
+} // namespace
+
+namespace {
+
+struct TadParallelLoopsFirstPass
+    : tad::impl::TadParallelLoopsFirstPassBase<TadParallelLoopsFirstPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      SmallVector<unsigned> order;
+      for (auto [i, kind] : llvm::enumerate(iterators))
+        if (kind == utils::IteratorType::parallel)
+          order.push_back(i);
+      size_t numParallel = order.size();
+      for (auto [i, kind] : llvm::enumerate(iterators))
+        if (kind != utils::IteratorType::parallel)
+          order.push_back(i);
+      bool sorted = true;
+      for (auto [i, old] : llvm::enumerate(order))
+        sorted &= i == old;
+      if (sorted || numParallel == 0)
+        continue;
+      rewriter.setInsertionPoint(op);
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic) {
+        FailureOr<linalg::GenericOp> generalized =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generalized))
+          continue; // Correct as it is, only less parallel.
+        generic = *generalized;
+      }
+      (void)linalg::interchangeGenericOp(rewriter, generic, order);
+    }
   }
 };
 

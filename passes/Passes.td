@@ -165,3 +165,19 @@ def TadGpuMergeModulesPass : Pass<"tad-gpu-merge-modules", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
+
+def TadParallelLoopsFirstPass : Pass<"tad-parallel-loops-first", "::mlir::func::FuncOp"> {
+  let summary = "Interchange linalg ops so that parallel loops come first";
+  let description = [{
+    For the GPU pipeline, before `convert-linalg-to-parallel-loops`: every
+    linalg op whose iterators are not all parallel loops followed by all
+    reduction loops (a reduction over dimension 0, `sum_to_size`, a
+    `linalg.reduce` along an outer dimension) is generalized and
+    interchanged so that they are (the relative order within each kind is
+    kept, so every output element is reduced in the same order as on the
+    CPU). The parallel loops then become one `scf.parallel` with the
+    reduction as a sequential loop inside each thread, instead of a
+    sequential outer loop around a parallel one.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}

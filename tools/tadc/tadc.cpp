@@ -131,8 +131,9 @@ static cl::opt<std::string>
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit directory for --target=cuda, where libdevice "
-             "(math functions) is found (default: MLIR's search, e.g. "
-             "/usr/local/cuda)"),
+             "(math functions) is found (default: the first with libdevice "
+             "of $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, "
+             "/usr/lib/cuda, /opt/cuda)"),
     cl::value_desc("dir"), cl::cat(tadcCategory));
 
 static cl::opt<unsigned>
@@ -314,6 +315,14 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return emitError(UnknownLoc::get(&context))
            << "invalid optimization level -O" << optLevel.getValue()
            << "; expected -O0, -O1, -O2 or -O3";
+  if (target == Target::CUDA && cudaPath.getNumOccurrences()) {
+    SmallString<256> libdevice(cudaPath.getValue());
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::is_regular_file(libdevice))
+      return emitError(UnknownLoc::get(&context))
+             << "--cuda-path=" << cudaPath.getValue()
+             << " has no libdevice (" << libdevice << ")";
+  }
   std::string outputPath = getOutputPath(emit);
   if (outputPath != "-" && inputFilename != "-" &&
       llvm::sys::fs::equivalent(inputFilename, outputPath))
@@ -393,7 +402,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       tad::GpuPipelineOptions gpuOptions;
       gpuOptions.optLevel = optLevel;
       gpuOptions.chip = gpuArch;
-      gpuOptions.cudaPath = cudaPath;
+      gpuOptions.cudaPath = cudaPath.getNumOccurrences()
+                                ? cudaPath.getValue()
+                                : tad::findCudaToolkit();
       tad::buildTadToGpuPipeline(pm, gpuOptions);
       break;
     }
@@ -402,6 +413,26 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   }
   if (failed(pm.run(*module)))
     return failure();
+
+  // Math functions on the GPU come from libdevice, which only a CUDA
+  // toolkit has: without it the PTX declares them and cannot be loaded.
+  if (target == Target::CUDA && emit != Emit::MLIR && emit != Emit::Linalg &&
+      emit != Emit::Header) {
+    FailureOr<std::string> ptx = tad::getPTX(*module);
+    if (failed(ptx))
+      return failure();
+    std::vector<std::string> unresolved =
+        tad::getUnresolvedLibdeviceCalls(*ptx);
+    if (!unresolved.empty()) {
+      InFlightDiagnostic warning = emitWarning(UnknownLoc::get(&context))
+                                   << "the kernels call libdevice functions (";
+      llvm::interleaveComma(unresolved, warning);
+      warning << ") but no libdevice was found: pass --cuda-path=DIR (a CUDA "
+                 "toolkit with nvvm/libdevice/libdevice.10.bc); as it is, "
+                 "the PTX does not assemble and the module fails to load its "
+                 "kernels";
+    }
+  }
 
   switch (emit) {
   case Emit::MLIR:
