@@ -100,6 +100,10 @@ static void addKernelFormation(OpPassManager &pm,
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
   addCleanups(pm);
+}
+
+/// gpu.launch to kernels in one gpu.module, host code async on one stream.
+static void addOutlining(OpPassManager &pm) {
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(tad::createTadGpuMergeModulesPass());
@@ -155,10 +159,40 @@ static void addLowering(OpPassManager &pm,
   pm.addPass(tad::createTadExportABIPass(exportABI));
 }
 
+/// Testing without a GPU: the kernels as loops on the CPU, then the CPU
+/// pipeline's lowering to LLVM (compiler/Pipeline.cpp).
+static void addEmulation(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(tad::createTadGpuEmulatePass());
+  addCleanups(pm);
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(memref::createExpandOpsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCleanups(pm);
+  pm.addPass(tad::createTadExportABIPass());
+}
+
 void tad::buildLinalgToGpuPipeline(OpPassManager &pm,
                                    const GpuPipelineOptions &options) {
   addBufferization(pm, options);
   addKernelFormation(pm, options);
+  if (options.emulate) {
+    addEmulation(pm);
+    return;
+  }
+  addOutlining(pm);
   addLowering(pm, options);
 }
 

@@ -41,6 +41,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "max-threads",
       llvm::cl::desc("Threads per block of an elementwise kernel"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> emulate{
+      *this, "emulate",
+      llvm::cl::desc("Testing without a GPU: stop before outlining and run "
+                     "the kernels as loops on the CPU (tad-gpu-emulate)"),
+      llvm::cl::init(false)};
 };
 
 /// Whether `chip` names an architecture the pipeline supports.

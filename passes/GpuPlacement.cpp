@@ -34,6 +34,7 @@ namespace mlir::tad {
 #define GEN_PASS_DEF_TADGPUPLACEPASS
 #define GEN_PASS_DEF_TADGPUMERGEMODULESPASS
 #define GEN_PASS_DEF_TADPARALLELLOOPSFIRSTPASS
+#define GEN_PASS_DEF_TADGPUEMULATEPASS
 #include "passes/Passes.h.inc"
 } // namespace mlir::tad
 
@@ -449,6 +450,92 @@ struct TadParallelLoopsFirstPass
       }
       (void)linalg::interchangeGenericOp(rewriter, generic, order);
     }
+  }
+};
+
+} // namespace
+
+namespace {
+
+struct TadGpuEmulatePass
+    : tad::impl::TadGpuEmulatePassBase<TadGpuEmulatePass> {
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    SmallVector<gpu::LaunchOp> launches;
+    fn.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches) {
+      if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+          launch.getDynamicSharedMemorySize() ||
+          launch.getNumWorkgroupAttributions() ||
+          launch.getNumPrivateAttributions() || launch.hasClusterSize() ||
+          !launch.getBody().hasOneBlock()) {
+        launch.emitError("cannot emulate this gpu.launch on the CPU");
+        return signalPassFailure();
+      }
+      OpBuilder b(launch);
+      Location loc = launch.getLoc();
+      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      SmallVector<Value> lower(6, zero), steps(6, one);
+      SmallVector<Value> upper = {grid.z,  grid.y,  grid.x,
+                                  block.z, block.y, block.x};
+      gpu::KernelDim3 blockIds = launch.getBlockIds();
+      gpu::KernelDim3 threadIds = launch.getThreadIds();
+      gpu::KernelDim3 gridSize = launch.getGridSize();
+      gpu::KernelDim3 blockSize = launch.getBlockSize();
+      Block &body = launch.getBody().front();
+      scf::buildLoopNest(
+          b, loc, lower, upper, steps,
+          [&](OpBuilder &nested, Location, ValueRange ivs) {
+            IRMapping mapping;
+            mapping.map(blockIds.z, ivs[0]);
+            mapping.map(blockIds.y, ivs[1]);
+            mapping.map(blockIds.x, ivs[2]);
+            mapping.map(threadIds.z, ivs[3]);
+            mapping.map(threadIds.y, ivs[4]);
+            mapping.map(threadIds.x, ivs[5]);
+            mapping.map(gridSize.x, grid.x);
+            mapping.map(gridSize.y, grid.y);
+            mapping.map(gridSize.z, grid.z);
+            mapping.map(blockSize.x, block.x);
+            mapping.map(blockSize.y, block.y);
+            mapping.map(blockSize.z, block.z);
+            for (Operation &op : body.without_terminator())
+              nested.clone(op, mapping);
+          });
+      launch.erase();
+    }
+
+    bool failed = false;
+    fn.walk([&](Operation *op) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+        if (alloc.getAsyncToken()) {
+          failed = true;
+          op->emitError("cannot emulate an async gpu.alloc");
+          return;
+        }
+        Value memref = memref::AllocOp::create(
+            b, loc, alloc.getType(), alloc.getDynamicSizes(),
+            alloc.getSymbolOperands(), IntegerAttr());
+        alloc.getMemref().replaceAllUsesWith(memref);
+        op->erase();
+      } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+        memref::DeallocOp::create(b, loc, dealloc.getMemref());
+        op->erase();
+      } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+        memref::CopyOp::create(b, loc, copy.getSrc(), copy.getDst());
+        op->erase();
+      } else if (isa<gpu::GPUDialect>(op->getDialect())) {
+        failed = true;
+        op->emitError("cannot emulate this op on the CPU");
+      }
+    });
+    if (failed)
+      signalPassFailure();
   }
 };
 

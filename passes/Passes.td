@@ -181,3 +181,20 @@ def TadParallelLoopsFirstPass : Pass<"tad-parallel-loops-first", "::mlir::func::
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
+
+def TadGpuEmulatePass : Pass<"tad-gpu-emulate", "::mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch kernels and device buffers on the CPU (testing)";
+  let description = [{
+    A testing aid for machines without a GPU (`tadc --target=cuda
+    --gpu-emulate`): after `convert-parallel-loops-to-gpu`, replaces each
+    `gpu.launch` by sequential loops over its grid and block (block and
+    thread ids become the induction variables) and `gpu.alloc`,
+    `gpu.dealloc` and `gpu.memcpy` by their memref counterparts. The result
+    runs the placement, tiling, mapping and guards of the GPU pipeline on
+    the CPU, so their numerics can be checked; kernels without barriers or
+    shared memory (all that tad generates so far) mean the same thing in any
+    order.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}

@@ -136,6 +136,12 @@ static cl::opt<std::string> cudaPath(
              "/usr/lib/cuda, /opt/cuda)"),
     cl::value_desc("dir"), cl::cat(tadcCategory));
 
+static cl::opt<bool> gpuEmulate(
+    "gpu-emulate",
+    cl::desc("Testing aid for --target=cuda without a GPU: run the GPU "
+             "pipeline's kernels as loops on the host CPU (no PTX)"),
+    cl::Hidden, cl::cat(tadcCategory));
+
 static cl::opt<unsigned>
     optLevel("O", cl::desc("Optimization level (-O0 to -O3, default -O2)"),
              cl::Prefix, cl::init(2), cl::value_desc("level"),
@@ -305,12 +311,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
            << "; expected sm_80 or sm_90";
   if (target != Target::CUDA &&
       (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
-       cudaPath.getNumOccurrences()))
+       cudaPath.getNumOccurrences() || gpuEmulate))
     return emitError(UnknownLoc::get(&context))
-           << (emit == Emit::PTX ? "--emit=ptx"
-               : gpuArch.getNumOccurrences() ? "--gpu-arch"
-                                             : "--cuda-path")
+           << (emit == Emit::PTX                 ? "--emit=ptx"
+               : gpuArch.getNumOccurrences()     ? "--gpu-arch"
+               : cudaPath.getNumOccurrences()    ? "--cuda-path"
+                                                 : "--gpu-emulate")
            << " needs --target=cuda";
+  if (gpuEmulate && emit == Emit::PTX)
+    return emitError(UnknownLoc::get(&context))
+           << "--gpu-emulate runs the kernels on the CPU and writes no PTX";
   if (optLevel > 3)
     return emitError(UnknownLoc::get(&context))
            << "invalid optimization level -O" << optLevel.getValue()
@@ -402,6 +412,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       tad::GpuPipelineOptions gpuOptions;
       gpuOptions.optLevel = optLevel;
       gpuOptions.chip = gpuArch;
+      gpuOptions.emulate = gpuEmulate;
       gpuOptions.cudaPath = cudaPath.getNumOccurrences()
                                 ? cudaPath.getValue()
                                 : tad::findCudaToolkit();
@@ -416,8 +427,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
 
   // Math functions on the GPU come from libdevice, which only a CUDA
   // toolkit has: without it the PTX declares them and cannot be loaded.
-  if (target == Target::CUDA && emit != Emit::MLIR && emit != Emit::Linalg &&
-      emit != Emit::Header) {
+  if (target == Target::CUDA && !gpuEmulate && emit != Emit::MLIR &&
+      emit != Emit::Linalg && emit != Emit::Header) {
     FailureOr<std::string> ptx = tad::getPTX(*module);
     if (failed(ptx))
       return failure();

@@ -484,9 +484,14 @@ TAD_HIDDEN void *mgpuMemAlloc(uint64_t size, void *stream, bool hostShared) {
 }
 
 TAD_HIDDEN void mgpuMemFree(void *pointer, void *stream) {
-  (void)stream;
-  if (pointer && cu.cuMemFree)
-    cu.cuMemFree((CUdeviceptr)(uintptr_t)pointer);
+  tad_cuda_stream *s = stream;
+  if (!pointer || !cu.cuMemFree)
+    return;
+  /* The stream's kernels may still use the buffer: wait for them (errors
+   * surface at the function's final synchronization). */
+  if (s)
+    cu.cuStreamSynchronize(s->stream);
+  cu.cuMemFree((CUdeviceptr)(uintptr_t)pointer);
 }
 
 TAD_HIDDEN void mgpuMemcpy(void *dst, void *src, size_t size, void *stream) {
