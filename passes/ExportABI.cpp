@@ -85,6 +85,7 @@ Value constantI32(OpBuilder &b, Location loc, int64_t value) {
 }
 
 struct TadExportABIPass : tad::impl::TadExportABIPassBase<TadExportABIPass> {
+  using Base::Base;
   void runOnOperation() override;
 
 private:
@@ -104,7 +105,7 @@ private:
   /// Emits the entry point `fn.name` that checks the call and runs fn.impl.
   void emitEntry(OpBuilder &b, const ExportedFunction &fn,
                  LLVM::GlobalOp functionTable, unsigned index,
-                 LLVM::LLVMFuncOp checkCall);
+                 LLVM::LLVMFuncOp checkCall, LLVM::LLVMFuncOp deviceStatus);
 
   std::optional<AbiTypes> types;
   std::optional<SymbolTable> symbols;
@@ -171,7 +172,8 @@ TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
 
 void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
                                  LLVM::GlobalOp functionTable, unsigned index,
-                                 LLVM::LLVMFuncOp checkCall) {
+                                 LLVM::LLVMFuncOp checkCall,
+                                 LLVM::LLVMFuncOp deviceStatus) {
   LLVM::LLVMFuncOp impl = fn.impl;
   Location loc = impl.getLoc();
   auto entry = LLVM::LLVMFuncOp::create(b, loc, fn.name, types->entry);
@@ -220,6 +222,15 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   loadData(args, fn.signature.args.size());
   loadData(results, fn.signature.results.size());
   LLVM::CallOp::create(b, loc, impl, pointers);
+  // GPU targets: the device runtime's first failure during the call, if
+  // any (return __tad_device_status(&functions[index])).
+  if (deviceStatus) {
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::CallOp::create(b, loc, deviceStatus, ValueRange{info})
+            .getResult());
+    return;
+  }
   LLVM::ReturnOp::create(b, loc, zero);
 }
 
@@ -382,8 +393,26 @@ void TadExportABIPass::runOnOperation() {
         });
   }
 
+  // int32_t __tad_device_status(const tad_function_info *), from the
+  // device runtime (runtime/src/cuda/).
+  LLVM::LLVMFuncOp deviceStatusFn;
+  if (deviceStatus) {
+    auto type = LLVM::LLVMFunctionType::get(types->i32, {types->ptr});
+    deviceStatusFn =
+        symbols->lookup<LLVM::LLVMFuncOp>(tad::abi::kDeviceStatusSymbol);
+    if (!deviceStatusFn) {
+      deviceStatusFn = LLVM::LLVMFuncOp::create(
+          b, loc, tad::abi::kDeviceStatusSymbol, type);
+      symbols->insert(deviceStatusFn);
+    } else if (deviceStatusFn.getFunctionType() != type) {
+      deviceStatusFn.emitError("'")
+          << tad::abi::kDeviceStatusSymbol << "' has type "
+          << deviceStatusFn.getFunctionType() << ", expected " << type;
+      return signalPassFailure();
+    }
+  }
   for (auto [index, fn] : llvm::enumerate(exported))
-    emitEntry(b, fn, functionTable, index, checkCall);
+    emitEntry(b, fn, functionTable, index, checkCall, deviceStatusFn);
 
   // The module table: hidden, so that only the runtime's tad_module_info()
   // reaches it from outside the shared object.

@@ -36,6 +36,24 @@ llvm_config.add_tool_substitutions(["tad-opt", "tadc"], tool_dirs)
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 
+
+def _has_cuda_gpu():
+    """Whether the CUDA driver loads and sees a device (GPU execution
+    tests); without one they are reported UNSUPPORTED, not passed."""
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return (cuda.cuInit(0) == 0 and
+                cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+                count.value > 0)
+    except (OSError, AttributeError):
+        return False
+
+
+if _has_cuda_gpu():
+    config.available_features.add("cuda-gpu")
+
 # The numeric and Python tests need Debian's NumPy; without it they are
 # reported unsupported, not passed.
 import subprocess

@@ -2,9 +2,11 @@
 //
 // For lit tests and users: every upstream dialect, extension and pass, the
 // tad dialect, tad's passes (passes/Passes.td) and pipelines
-// (`tad-cpu-pipeline`, compiler/Pipeline.h).
+// (`tad-cpu-pipeline`, compiler/Pipeline.h; `tad-cuda-pipeline`,
+// compiler/GpuPipeline.h).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/GpuPipeline.h"
 #include "compiler/Pipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
@@ -21,6 +23,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tad::registerTadPasses();
   mlir::tad::registerTadPipelines();
+  mlir::tad::registerTadGpuPipelines();
   mlir::tad::registerDefaultRuleLoader();
 
   mlir::DialectRegistry registry;

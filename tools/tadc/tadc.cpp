@@ -1,7 +1,8 @@
 //===- tadc.cpp - the tad compiler driver ---------------------------------===//
 //
 //   tadc INPUT.mlir [-o OUT] [--vjp=f,g] [--jvp=f] [--rules=FILE]...
-//        [--target=cpu|cuda] [--emit=mlir|linalg|llvm-mlir|llvm|obj|so|header]
+//        [--target=cpu|cuda] [--gpu-arch=sm_80|sm_90] [--cuda-path=DIR]
+//        [--emit=mlir|linalg|llvm-mlir|llvm|obj|so|header|ptx]
 //        [-O0|-O1|-O2|-O3] [--runtime-lib=PATH]
 //
 // plus MLIR's context, pass manager, timing and printing options
@@ -13,6 +14,7 @@
 // temporary next to the destination and renamed on success).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/GpuPipeline.h"
 #include "compiler/HeaderGen.h"
 #include "compiler/Linker.h"
 #include "compiler/ObjectEmitter.h"
@@ -62,7 +64,8 @@ enum class Emit {
   LLVMIR,
   Object,
   SharedObject,
-  Header
+  Header,
+  PTX
 };
 } // namespace
 
@@ -114,8 +117,30 @@ static cl::opt<Emit> emit(
         clEnumValN(Emit::LLVMIR, "llvm", "optimized LLVM IR for the host"),
         clEnumValN(Emit::Object, "obj", "an object file"),
         clEnumValN(Emit::SharedObject, "so", "a shared object (default)"),
-        clEnumValN(Emit::Header, "header", "a C header for the module")),
+        clEnumValN(Emit::Header, "header", "a C header for the module"),
+        clEnumValN(Emit::PTX, "ptx",
+                   "the PTX of the kernels (--target=cuda)")),
     cl::cat(tadcCategory));
+
+static cl::opt<std::string>
+    gpuArch("gpu-arch",
+            cl::desc("NVIDIA architecture for --target=cuda: sm_80 or sm_90 "
+                     "(default)"),
+            cl::init("sm_90"), cl::value_desc("sm_XX"), cl::cat(tadcCategory));
+
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit directory for --target=cuda, where libdevice "
+             "(math functions) is found (default: the first with libdevice "
+             "of $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, "
+             "/usr/lib/cuda, /opt/cuda)"),
+    cl::value_desc("dir"), cl::cat(tadcCategory));
+
+static cl::opt<bool> gpuEmulate(
+    "gpu-emulate",
+    cl::desc("Testing aid for --target=cuda without a GPU: run the GPU "
+             "pipeline's kernels as loops on the host CPU (no PTX)"),
+    cl::Hidden, cl::cat(tadcCategory));
 
 static cl::opt<unsigned>
     optLevel("O", cl::desc("Optimization level (-O0 to -O3, default -O2)"),
@@ -172,6 +197,8 @@ static StringRef getExtension(Emit kind) {
     return ".so";
   case Emit::Header:
     return ".h";
+  case Emit::PTX:
+    return ".ptx";
   }
   llvm_unreachable("unknown emit kind");
 }
@@ -278,13 +305,34 @@ static SmallVector<std::string> getEntryPoints(ModuleOp module) {
 
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                              TimingScope &timing, const char *argv0) {
-  if (target == Target::CUDA)
+  if (target == Target::CUDA && !tad::isSupportedGpuArch(gpuArch))
     return emitError(UnknownLoc::get(&context))
-           << "--target=cuda is not supported yet; use --target=cpu";
+           << "unsupported --gpu-arch=" << gpuArch.getValue()
+           << "; expected sm_80 or sm_90";
+  if (target != Target::CUDA &&
+      (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
+       cudaPath.getNumOccurrences() || gpuEmulate))
+    return emitError(UnknownLoc::get(&context))
+           << (emit == Emit::PTX                 ? "--emit=ptx"
+               : gpuArch.getNumOccurrences()     ? "--gpu-arch"
+               : cudaPath.getNumOccurrences()    ? "--cuda-path"
+                                                 : "--gpu-emulate")
+           << " needs --target=cuda";
+  if (gpuEmulate && emit == Emit::PTX)
+    return emitError(UnknownLoc::get(&context))
+           << "--gpu-emulate runs the kernels on the CPU and writes no PTX";
   if (optLevel > 3)
     return emitError(UnknownLoc::get(&context))
            << "invalid optimization level -O" << optLevel.getValue()
            << "; expected -O0, -O1, -O2 or -O3";
+  if (target == Target::CUDA && cudaPath.getNumOccurrences()) {
+    SmallString<256> libdevice(cudaPath.getValue());
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::is_regular_file(libdevice))
+      return emitError(UnknownLoc::get(&context))
+             << "--cuda-path=" << cudaPath.getValue()
+             << " has no libdevice (" << libdevice << ")";
+  }
   std::string outputPath = getOutputPath(emit);
   if (outputPath != "-" && inputFilename != "-" &&
       llvm::sys::fs::equivalent(inputFilename, outputPath))
@@ -368,11 +416,42 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     pm.addPass(tad::createTadRecordABIPass());
     break;
   default:
+    if (target == Target::CUDA) {
+      tad::GpuPipelineOptions gpuOptions;
+      gpuOptions.optLevel = optLevel;
+      gpuOptions.chip = gpuArch;
+      gpuOptions.emulate = gpuEmulate;
+      gpuOptions.cudaPath = cudaPath.getNumOccurrences()
+                                ? cudaPath.getValue()
+                                : tad::findCudaToolkit();
+      tad::buildTadToGpuPipeline(pm, gpuOptions);
+      break;
+    }
     tad::buildTadToLLVMPipeline(pm, pipelineOptions);
     break;
   }
   if (failed(pm.run(*module)))
     return failure();
+
+  // Math functions on the GPU come from libdevice, which only a CUDA
+  // toolkit has: without it the PTX declares them and cannot be loaded.
+  if (target == Target::CUDA && !gpuEmulate && emit != Emit::MLIR &&
+      emit != Emit::Linalg && emit != Emit::Header) {
+    FailureOr<std::string> ptx = tad::getPTX(*module);
+    if (failed(ptx))
+      return failure();
+    std::vector<std::string> unresolved =
+        tad::getUnresolvedLibdeviceCalls(*ptx);
+    if (!unresolved.empty()) {
+      InFlightDiagnostic warning = emitWarning(UnknownLoc::get(&context))
+                                   << "the kernels call libdevice functions (";
+      llvm::interleaveComma(unresolved, warning);
+      warning << ") but no libdevice was found: pass --cuda-path=DIR (a CUDA "
+                 "toolkit with nvvm/libdevice/libdevice.10.bc); as it is, "
+                 "the PTX does not assemble and the module fails to load its "
+                 "kernels";
+    }
+  }
 
   switch (emit) {
   case Emit::MLIR:
@@ -389,6 +468,15 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                            : llvm::sys::path::stem(outputPath);
       return tad::emitCHeader(*module, stem == "-" ? "module" : stem, os);
     });
+  case Emit::PTX: {
+    FailureOr<std::string> ptx = tad::getPTX(*module);
+    if (failed(ptx))
+      return failure();
+    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+      os << *ptx;
+      return success();
+    });
+  }
   default:
     break;
   }

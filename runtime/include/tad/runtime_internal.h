@@ -69,6 +69,11 @@ TAD_HIDDEN void __tad_set_error(const char *fmt, ...) TAD_PRINTF_FORMAT(1, 2);
 /* Clears the calling thread's last error (tad_last_error() returns ""). */
 TAD_HIDDEN void __tad_clear_error(void);
 
+/* GPU modules (src/cuda/): after the implementation of `fn` ran, TAD_OK, or
+ * TAD_ERROR_RUNTIME if a device operation of this call failed, with the
+ * message "fn: CUDA: ..." stored for tad_last_error(). */
+TAD_HIDDEN int32_t __tad_device_status(const tad_function_info *fn);
+
 /* Name and element size of a dtype, for runtime code: the same answers as
  * tad_dtype_name/tad_dtype_size, but bound inside this module. Unknown
  * dtypes give null and 0. */
