@@ -39,12 +39,20 @@ static void addTensorOptimizations(OpPassManager &pm,
   addCleanups(pm);
 }
 
-/// Hook: optimizations on buffers, before the lowering to loops (hoisting of
-/// vector transfers once vectorization exists).
+/// Hook: optimizations on buffers, before the lowering to loops. Matmul-like
+/// ops get cache and register tiles and outer-product FMA kernels
+/// (docs/performance.md).
 static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
-  (void)pm;
-  (void)options;
+  if (options.optLevel < 2)
+    return;
+  tad::TadVectorizeContractionsPassOptions contractions;
+  contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
+  contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);
+  contractions.printSchedule = options.printSchedule;
+  pm.addNestedPass<func::FuncOp>(
+      tad::createTadVectorizeContractionsPass(contractions));
+  addCleanups(pm);
 }
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
@@ -101,6 +109,10 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
+
+  // f32 tanh/exp/log/erf... as polynomials: loops over them vectorize.
+  if (options.optLevel >= 2)
+    pm.addPass(tad::createTadApproximateMathPass());
 
   // LLVM dialect. Math ops become LLVM intrinsics where LLVM has them (the
   // backend calls libm for those it cannot expand) and libm calls otherwise.

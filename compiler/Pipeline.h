@@ -26,6 +26,18 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "correctness needs, from 1 elementwise fusion on tensors "
                      "and loop cleanups"),
       llvm::cl::init(2)};
+  PassOptions::ListOption<int64_t> matmulCacheTiles{
+      *this, "matmul-cache-tiles",
+      llvm::cl::desc("Cache tile sizes mc,nc,kc of matmul-like ops (default: "
+                     "from the host's L1/L2 sizes; docs/performance.md)")};
+  PassOptions::ListOption<int64_t> matmulRegisterTile{
+      *this, "matmul-register-tile",
+      llvm::cl::desc("Register tile mr,nr of matmul-like ops (default: from "
+                     "the host's vector width)")};
+  PassOptions::Option<bool> printSchedule{
+      *this, "print-schedule",
+      llvm::cl::desc("Print the schedule chosen for each matmul-like op"),
+      llvm::cl::init(false)};
 };
 
 /// tad dialect -> linalg, tensor, arith and math on tensors.
