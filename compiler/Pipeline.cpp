@@ -50,9 +50,18 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
   contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);
   contractions.printSchedule = options.printSchedule;
+  contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
   addCleanups(pm);
+}
+
+bool tad::hasOpenMP() {
+#ifdef TAD_OPENMP_LIBDIR
+  return true;
+#else
+  return false;
+#endif
 }
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
@@ -107,6 +116,14 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createLoopInvariantCodeMotionPass());
     addCleanups(pm);
   }
+  if (options.parallel && options.optLevel >= 2) {
+    // scf.parallel (only tad-vectorize-contractions makes them) -> omp.
+    // The canonicalizer inlines the memref.alloca_scope that the conversion
+    // wraps each body in (there are no allocas in it); after scf-to-cf it
+    // would have several blocks, which its verifier rejects.
+    pm.addPass(createConvertSCFToOpenMPPass());
+    addCleanups(pm);
+  }
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
 
@@ -130,6 +147,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanups(pm);

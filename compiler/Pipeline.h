@@ -18,6 +18,9 @@
 
 namespace mlir::tad {
 
+/// Whether tad was built with an OpenMP runtime to link (Linker.cpp).
+bool hasOpenMP();
+
 /// Options of the CPU pipeline (also `tad-cpu-pipeline{...}` in tad-opt).
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<unsigned> optLevel{
@@ -34,6 +37,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "matmul-register-tile",
       llvm::cl::desc("Register tile mr,nr of matmul-like ops (default: from "
                      "the host's vector width)")};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outer loops of large matmul-like ops on all "
+                     "cores (OpenMP; default: on where tad found libomp)"),
+      llvm::cl::init(tad::hasOpenMP())};
   PassOptions::Option<bool> printSchedule{
       *this, "print-schedule",
       llvm::cl::desc("Print the schedule chosen for each matmul-like op"),

@@ -133,7 +133,9 @@ def TadVectorizeContractionsPass
     vectorized to `vector.contract`; subviews are folded into the transfers,
     the accumulator tile is hoisted out of the k loop (it stays in
     registers), and the contraction becomes `vector.fma` of a broadcast A
-    element and a B row. The default sizes come from the host's vector width
+    element and a B row. With `parallel`, the outermost cache loop with
+    two or more iterations over the batch, m or n dimension of a contraction
+    of at least 2^18 multiply-adds becomes an `scf.parallel`. The default sizes come from the host's vector width
     and cache sizes (docs/performance.md); the options override them.
   }];
   let options = [
@@ -145,6 +147,9 @@ def TadVectorizeContractionsPass
            "Vector register width in bits (0: the host's)">,
     Option<"printSchedule", "print-schedule", "bool", /*default=*/"false",
            "Print the schedule chosen for each contraction to stderr">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the outer cache loop of large contractions an scf.parallel "
+           "(for convert-scf-to-openmp)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

@@ -1,5 +1,6 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 print-schedule=true}))' 2>&1 | FileCheck %s
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -71,5 +72,30 @@ func.func @transposed_b(%a: memref<32x16xf32>, %bt: memref<64x16xf32>,
                                  affine_map<(m, n, k) -> (m, n)>]
                 ins(%a, %bt : memref<32x16xf32>, memref<64x16xf32>)
                 outs(%c : memref<32x64xf32>)
+  return
+}
+
+// -----
+
+// With `parallel`, a contraction of 2^18 multiply-adds or more gets its
+// outer cache loop (here m: 128 / 32 = 4 tiles) as an scf.parallel; the
+// register loops inside stay scf.for.
+// PAR-LABEL: func.func @parallel(
+//       PAR: scf.parallel
+//       PAR: scf.for
+//       PAR: vector.fma
+// PAR-LABEL: func.func @small(
+//   PAR-NOT: scf.parallel
+//       PAR: return
+func.func @parallel(%a: memref<128x256xf32>, %b: memref<256x64xf32>,
+                    %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x64xf32>)
+                outs(%c : memref<128x64xf32>)
+  return
+}
+func.func @small(%a: memref<64x8xf32>, %b: memref<8x32xf32>,
+                 %c: memref<64x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x8xf32>, memref<8x32xf32>)
+                outs(%c : memref<64x32xf32>)
   return
 }

@@ -132,6 +132,12 @@ static cl::list<int64_t> matmulRegisterTile(
     cl::desc("Register tile mr,nr for matmul-like ops at -O2+ (default: "
              "from the host's vector width)"),
     cl::CommaSeparated, cl::value_desc("mr,nr"), cl::cat(tadcCategory));
+static cl::opt<bool> parallel(
+    "parallel",
+    cl::desc("Run the outer loops of large matmul-like ops on all cores "
+             "with OpenMP at -O2+ (default: on where tad was built with "
+             "libomp; --parallel=false for single-threaded code)"),
+    cl::init(true), cl::cat(tadcCategory));
 static cl::opt<bool> printSchedule(
     "print-schedule",
     cl::desc("Print the tile sizes chosen for each matmul-like op"),
@@ -379,6 +385,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   pipelineOptions.matmulRegisterTile =
       ArrayRef<int64_t>(llvm::to_vector(matmulRegisterTile));
   pipelineOptions.printSchedule = printSchedule;
+  pipelineOptions.parallel = parallel && tad::hasOpenMP();
   switch (emit) {
   case Emit::MLIR:
     break;
