@@ -117,7 +117,7 @@ def run(n=1024, reps=15, extra_args=()):
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     import numpy as np
     import tad
-    result = {"n": n, "load": os.getloadavg()[0]}
+    result = {"n": n, "reps": reps, "load": os.getloadavg()[0]}
     with tempfile.TemporaryDirectory(prefix="tad-peak-") as tmp:
         result["peak1_gflops"], result["vector_bits"] = fma_peak(1, tmp)
         result["peak2_gflops"], _ = fma_peak(2, tmp)
