@@ -27,7 +27,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "opt-level",
       llvm::cl::desc("Optimization level 0-3 (tadc -O): at 0 only what "
                      "correctness needs, from 1 elementwise fusion on tensors "
-                     "and loop cleanups"),
+                     "and loop cleanups, from 2 matmul kernels "
+                     "(tad-vectorize-contractions), OpenMP and polynomial "
+                     "f32 math"),
       llvm::cl::init(2)};
   PassOptions::ListOption<int64_t> matmulCacheTiles{
       *this, "matmul-cache-tiles",
