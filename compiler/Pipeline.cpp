@@ -34,8 +34,9 @@ static void addTensorOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel == 0)
     return;
-  // Fuses producer/consumer elementwise linalg ops: fewer temporaries.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // Fuses producer/consumer elementwise linalg ops: fewer temporaries; never
+  // into a matmul (tad-vectorize-contractions schedules those).
+  pm.addPass(tad::createTadFuseElementwisePass());
   addCleanups(pm);
 }
 

@@ -172,3 +172,20 @@ def TadApproximateMathPass : Pass<"tad-approximate-math"> {
     "::mlir::vector::VectorDialect"
   ];
 }
+
+def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg producers into their consumers, "
+                "except into contractions";
+  let description = [{
+    `linalg-fuse-elementwise-ops` with a control function: a single-use
+    producer is fused into a `linalg.generic` consumer unless the consumer
+    is a contraction. Upstream's pass also fuses an elementwise producer
+    (a layer norm's scaling, a ReLU) into a consuming `linalg.matmul`, which
+    generalizes the matmul, recomputes the producer for every output column
+    and leaves nothing for `tad-vectorize-contractions` to schedule.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}

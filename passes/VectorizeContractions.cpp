@@ -204,12 +204,16 @@ void TadVectorizeContractionsPass::scheduleContraction(
   int64_t mc = cacheTile(M, s.mc, mr), nc = cacheTile(N, s.nc, nr),
           kc = cacheTile(K, s.kc, 1);
   if (printSchedule) {
-    llvm::errs() << "tad schedule: " << op->getName() << " ";
-    llvm::interleave(bounds, llvm::errs(), "x");
-    llvm::errs() << " " << elemType << " (m,n,k = " << M << "," << N << ","
-                 << K << "): cache tiles " << mc << "x" << nc << "x" << kc
-                 << ", register tile " << mr << "x" << nr << "x1, "
-                 << machine.vectorBits << "-bit vectors\n";
+    // One write per line: functions are scheduled on several threads.
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << "tad schedule: " << op->getName() << " ";
+    llvm::interleave(bounds, os, "x");
+    os << " " << elemType << " (m,n,k = " << M << "," << N << "," << K
+       << "): cache tiles " << mc << "x" << nc << "x" << kc
+       << ", register tile " << mr << "x" << nr << "x1, "
+       << machine.vectorBits << "-bit vectors\n";
+    llvm::errs() << line;
   }
 
   // Loop-dimension tile sizes: batch dimensions one at a time.
