@@ -4,6 +4,7 @@
     /usr/bin/python3 bench/run.py                 # all workloads, writes docs/benchmarks.md + .png
     /usr/bin/python3 bench/run.py --smoke --out /tmp/b   # 1 iteration each (the lit test)
     /usr/bin/python3 bench/run.py mlp_small elementwise
+    /usr/bin/python3 bench/run.py matmul          # only the matmul kernel (bench/matmul.py)
 
 For each workload (bench/workloads.py, float32) and each of forward (the
 loss), forward+backward (loss and parameter gradients) and a full SGD
@@ -166,7 +167,44 @@ def fmt(x, digits=3):
     return "—" if x is None else f"{x:.{digits}g}"
 
 
-def write_report(results, info, args, path_md, path_png):
+def kernel_lines(kernel):
+    """The matmul kernel benchmark (bench/matmul.py) as a table."""
+    if not kernel:
+        return []
+    if "error" in kernel:
+        return ["", f"Kernel benchmark (`bench/matmul.py`) failed: {kernel['error']}"]
+    n = kernel["n"]
+    p1, p2 = kernel["peak1_gflops"], kernel["peak2_gflops"]
+    rows = ["", f"## Kernel: f32 matmul {n}x{n}x{n}", "",
+            f"FMA peak measured by `bench/matmul.py` on this machine ({kernel['vector_bits']}-bit "
+            f"FMA chains in registers): {p1:.1f} GFLOP/s on 1 thread, {p2:.1f} GFLOP/s on 2 "
+            f"(load average {kernel['load']:.1f} when measured). Median of "
+            f"{kernel.get('reps', 15)} calls.", "",
+            "| | ms | GFLOP/s | % of 1-thread peak | % of 2-thread peak |", "|---|---|---|---|---|"]
+    for who in ("tad", "torch"):
+        if f"{who}_ms" in kernel:
+            g = kernel[f"{who}_gflops"]
+            rows.append(f"| {'tad' if who == 'tad' else 'PyTorch'} | {kernel[f'{who}_ms']:.2f} | "
+                        f"{g:.1f} | {100 * g / p1:.0f}% | {100 * g / p2:.0f}% |")
+    return rows
+
+
+def run_kernel(args):
+    if args.workloads and "matmul" not in args.workloads:
+        return None
+    cmd = [sys.executable, os.path.join(HERE, "matmul.py"), "--json"]
+    if args.smoke:
+        cmd += ["--n", "128", "--reps", "1"]
+    env = dict(os.environ, OMP_NUM_THREADS=str(THREADS))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return {"error": tail}
+    return json.loads(lines[-1])
+
+
+def write_report(results, info, args, path_md, path_png, kernel=None):
     from workloads import WORKLOADS
     lines = ["# Benchmarks: tad against PyTorch eager", "",
              "<!-- Written by bench/run.py; do not edit by hand. -->", "",
@@ -175,7 +213,8 @@ def write_report(results, info, args, path_md, path_png):
              f"Machine: {info['cpu']}, {info['cores']} cores visible; PyTorch {info['torch']} "
              f"(Debian python3-torch) with BLAS `{info['blas']}`, {THREADS} threads "
              f"(`torch.set_num_threads`, `OMP_NUM_THREADS`); tad modules compiled with `-O3` "
-             "for the host CPU, single-threaded (tad does not parallelize yet). "
+             "for the host CPU (matmul-like ops of 2^18 multiply-adds or more run their outer "
+             "loop on OpenMP threads, `OMP_NUM_THREADS` of them; the rest is single-threaded). "
              f"Load average (1 min) at the start: {info['load']:.1f}, at the end: "
              f"{os.getloadavg()[0]:.1f}; a load above the core count means other processes "
              "shared the cores and the times are noisy.", "",
@@ -205,6 +244,7 @@ def write_report(results, info, args, path_md, path_png):
                          f"{fmt(d['compile_s']) if mode == MODES[0] else ''} |")
     lines.append("")
     lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
+    lines.extend(kernel_lines(kernel))
     lines.append("")
     if not_run:
         lines.append("Not run yet (tad cannot import or compile them; the benchmark runs them as "
@@ -263,7 +303,7 @@ def main():
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     from workloads import WORKLOADS
-    names = args.workloads or list(WORKLOADS)
+    names = [n for n in args.workloads if n != "matmul"] if args.workloads else list(WORKLOADS)
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workloads: {', '.join(unknown)} (have {', '.join(WORKLOADS)})")
@@ -280,10 +320,18 @@ def main():
             tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
             print(f"{name:18s} {mode:17s} torch {tm:9.3f} ms  tad {dm:9.3f} ms  "
                   f"ratio {dm / tm:7.3f}", flush=True)
+    kernel = run_kernel(args)
+    if kernel and "error" not in kernel:
+        print(f"matmul {kernel['n']}^3 f32: tad {kernel['tad_gflops']:.1f} GFLOP/s "
+              f"({100 * kernel['tad_gflops'] / kernel['peak2_gflops']:.0f}% of the measured "
+              f"2-thread peak {kernel['peak2_gflops']:.1f}), PyTorch "
+              f"{kernel.get('torch_gflops', 0):.1f} GFLOP/s", flush=True)
+    elif kernel:
+        print(f"matmul kernel failed: {kernel['error']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     md = os.path.join(args.out, "benchmarks.md")
     png = os.path.join(args.out, "benchmarks.png")
-    write_report(results, info, args, md, png)
+    write_report(results, info, args, md, png, kernel)
     print(f"wrote {md}")
     return 0
 

@@ -91,6 +91,12 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
   // -Bsymbolic: the module's own references (the entry points in its
   // function table) bind inside it even if another library exports the
   // same names.
+#ifdef TAD_OPENMP_LIBDIR
+  // Parallel loops call libomp: linked only if the object uses it, found
+  // at load time through the rpath (no LD_LIBRARY_PATH needed).
+  args.append({"-Wl,--as-needed", "-L" TAD_OPENMP_LIBDIR, "-lomp",
+               "-Wl,-rpath," TAD_OPENMP_LIBDIR, "-Wl,--no-as-needed"});
+#endif
   args.append({runtimeLibrary, "-lm", "-Wl,--no-undefined",
                "-Wl,-z,noexecstack", "-Wl,-Bsymbolic", versionScriptFlag});
   std::string errorMessage;

@@ -34,17 +34,35 @@ static void addTensorOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel == 0)
     return;
-  // Fuses producer/consumer elementwise linalg ops: fewer temporaries.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // Fuses producer/consumer elementwise linalg ops: fewer temporaries; never
+  // into a matmul (tad-vectorize-contractions schedules those).
+  pm.addPass(tad::createTadFuseElementwisePass());
   addCleanups(pm);
 }
 
-/// Hook: optimizations on buffers, before the lowering to loops (hoisting of
-/// vector transfers once vectorization exists).
+/// Hook: optimizations on buffers, before the lowering to loops. Matmul-like
+/// ops get cache and register tiles and outer-product FMA kernels
+/// (docs/performance.md).
 static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
-  (void)pm;
-  (void)options;
+  if (options.optLevel < 2)
+    return;
+  tad::TadVectorizeContractionsPassOptions contractions;
+  contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
+  contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);
+  contractions.printSchedule = options.printSchedule;
+  contractions.parallel = options.parallel && options.optLevel >= 2;
+  pm.addNestedPass<func::FuncOp>(
+      tad::createTadVectorizeContractionsPass(contractions));
+  addCleanups(pm);
+}
+
+bool tad::hasOpenMP() {
+#ifdef TAD_OPENMP_LIBDIR
+  return true;
+#else
+  return false;
+#endif
 }
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
@@ -99,8 +117,20 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createLoopInvariantCodeMotionPass());
     addCleanups(pm);
   }
+  if (options.parallel && options.optLevel >= 2) {
+    // scf.parallel (only tad-vectorize-contractions makes them) -> omp.
+    // The canonicalizer inlines the memref.alloca_scope that the conversion
+    // wraps each body in (there are no allocas in it); after scf-to-cf it
+    // would have several blocks, which its verifier rejects.
+    pm.addPass(createConvertSCFToOpenMPPass());
+    addCleanups(pm);
+  }
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
+
+  // f32 tanh/exp/log/erf... as polynomials: loops over them vectorize.
+  if (options.optLevel >= 2)
+    pm.addPass(tad::createTadApproximateMathPass());
 
   // LLVM dialect. Math ops become LLVM intrinsics where LLVM has them (the
   // backend calls libm for those it cannot expand) and libm calls otherwise.
@@ -118,6 +148,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanups(pm);

@@ -18,14 +18,36 @@
 
 namespace mlir::tad {
 
+/// Whether tad was built with an OpenMP runtime to link (Linker.cpp).
+bool hasOpenMP();
+
 /// Options of the CPU pipeline (also `tad-cpu-pipeline{...}` in tad-opt).
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Optimization level 0-3 (tadc -O): at 0 only what "
                      "correctness needs, from 1 elementwise fusion on tensors "
-                     "and loop cleanups"),
+                     "and loop cleanups, from 2 matmul kernels "
+                     "(tad-vectorize-contractions), OpenMP and polynomial "
+                     "f32 math"),
       llvm::cl::init(2)};
+  PassOptions::ListOption<int64_t> matmulCacheTiles{
+      *this, "matmul-cache-tiles",
+      llvm::cl::desc("Cache tile sizes mc,nc,kc of matmul-like ops (default: "
+                     "from the host's L1/L2 sizes; docs/performance.md)")};
+  PassOptions::ListOption<int64_t> matmulRegisterTile{
+      *this, "matmul-register-tile",
+      llvm::cl::desc("Register tile mr,nr of matmul-like ops (default: from "
+                     "the host's vector width)")};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the outer loops of large matmul-like ops on all "
+                     "cores (OpenMP; default: on where tad found libomp)"),
+      llvm::cl::init(tad::hasOpenMP())};
+  PassOptions::Option<bool> printSchedule{
+      *this, "print-schedule",
+      llvm::cl::desc("Print the schedule chosen for each matmul-like op"),
+      llvm::cl::init(false)};
 };
 
 /// tad dialect -> linalg, tensor, arith and math on tensors.

@@ -198,3 +198,74 @@ def TadGpuEmulatePass : Pass<"tad-gpu-emulate", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
 }
+
+def TadVectorizeContractionsPass
+    : Pass<"tad-vectorize-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmul/batch_matmul into cache and register tiles and "
+                "lower them to outer-product FMAs";
+  let description = [{
+    On buffers (after bufferization). Each `linalg.matmul` and
+    `linalg.batch_matmul` (transposed indexing maps included) with static
+    shapes is tiled with `scf.for` into cache tiles mc x nc x kc (divisors of
+    the dimensions, so that every cache tile is static), then into register
+    tiles mr x nr x 1 with k innermost; register loops that do not divide are
+    peeled, so every register tile has a static shape. Register tiles are
+    vectorized to `vector.contract`; subviews are folded into the transfers,
+    the accumulator tile is hoisted out of the k loop (it stays in
+    registers), and the contraction becomes `vector.fma` of a broadcast A
+    element and a B row. With `parallel`, the outermost cache loop with
+    two or more iterations over the batch, m or n dimension of a contraction
+    of at least 2^18 multiply-adds becomes an `scf.parallel`. The default sizes come from the host's vector width
+    and cache sizes (docs/performance.md); the options override them.
+  }];
+  let options = [
+    ListOption<"cacheTiles", "cache-tiles", "int64_t",
+               "Cache tile sizes mc,nc,kc (default: from the L1/L2 sizes)">,
+    ListOption<"registerTile", "register-tile", "int64_t",
+               "Register tile mr,nr (default: from the vector width)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"printSchedule", "print-schedule", "bool", /*default=*/"false",
+           "Print the schedule chosen for each contraction to stderr">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the outer cache loop of large contractions an scf.parallel "
+           "(for convert-scf-to-openmp)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+def TadApproximateMathPass : Pass<"tad-approximate-math"> {
+  let summary = "Replace f32 tanh, exp, expm1, log, log1p, log2 and erf by "
+                "polynomial approximations";
+  let description = [{
+    Upstream's `math` polynomial approximations (a few ulp in f32): the
+    results are plain arith/math.fma/math.floor, which vectorize, where a
+    libm call per element does not. f64 (and every other op) is left to
+    libm and LLVM's intrinsics.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg producers into their consumers, "
+                "except into contractions";
+  let description = [{
+    `linalg-fuse-elementwise-ops` with a control function: a single-use
+    producer is fused into a `linalg.generic` consumer unless the consumer
+    is a contraction. Upstream's pass also fuses an elementwise producer
+    (a layer norm's scaling, a ReLU) into a consuming `linalg.matmul`, which
+    generalizes the matmul, recomputes the producer for every output column
+    and leaves nothing for `tad-vectorize-contractions` to schedule.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}

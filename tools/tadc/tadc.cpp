@@ -147,6 +147,27 @@ static cl::opt<unsigned>
              cl::Prefix, cl::init(2), cl::value_desc("level"),
              cl::cat(tadcCategory));
 
+static cl::list<int64_t> matmulCacheTiles(
+    "matmul-cache-tiles",
+    cl::desc("Cache tile sizes mc,nc,kc for matmul-like ops at -O2+ "
+             "(default: from the host's cache sizes)"),
+    cl::CommaSeparated, cl::value_desc("mc,nc,kc"), cl::cat(tadcCategory));
+static cl::list<int64_t> matmulRegisterTile(
+    "matmul-register-tile",
+    cl::desc("Register tile mr,nr for matmul-like ops at -O2+ (default: "
+             "from the host's vector width)"),
+    cl::CommaSeparated, cl::value_desc("mr,nr"), cl::cat(tadcCategory));
+static cl::opt<bool> parallel(
+    "parallel",
+    cl::desc("Run the outer loops of large matmul-like ops on all cores "
+             "with OpenMP at -O2+ (default: on where tad was built with "
+             "libomp; --parallel=false for single-threaded code)"),
+    cl::init(true), cl::cat(tadcCategory));
+static cl::opt<bool> printSchedule(
+    "print-schedule",
+    cl::desc("Print the tile sizes chosen for each matmul-like op"),
+    cl::cat(tadcCategory));
+
 static cl::opt<std::string>
     runtimeLib("runtime-lib",
                cl::desc("The runtime archive to link (default: "
@@ -333,6 +354,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
              << "--cuda-path=" << cudaPath.getValue()
              << " has no libdevice (" << libdevice << ")";
   }
+  if (!matmulCacheTiles.empty() &&
+      (matmulCacheTiles.size() != 3 ||
+       llvm::any_of(matmulCacheTiles, [](int64_t v) { return v <= 0; })))
+    return emitError(UnknownLoc::get(&context))
+           << "--matmul-cache-tiles expects three positive sizes mc,nc,kc";
+  if (!matmulRegisterTile.empty() &&
+      (matmulRegisterTile.size() != 2 ||
+       llvm::any_of(matmulRegisterTile, [](int64_t v) { return v <= 0; })))
+    return emitError(UnknownLoc::get(&context))
+           << "--matmul-register-tile expects two positive sizes mr,nr";
   std::string outputPath = getOutputPath(emit);
   if (outputPath != "-" && inputFilename != "-" &&
       llvm::sys::fs::equivalent(inputFilename, outputPath))
@@ -405,6 +436,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   }
   tad::CpuPipelineOptions pipelineOptions;
   pipelineOptions.optLevel = optLevel;
+  pipelineOptions.matmulCacheTiles =
+      ArrayRef<int64_t>(llvm::to_vector(matmulCacheTiles));
+  pipelineOptions.matmulRegisterTile =
+      ArrayRef<int64_t>(llvm::to_vector(matmulRegisterTile));
+  pipelineOptions.printSchedule = printSchedule;
+  pipelineOptions.parallel = parallel && tad::hasOpenMP();
   switch (emit) {
   case Emit::MLIR:
     break;

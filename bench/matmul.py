@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+"""Kernel benchmark: a plain f32 matmul N x N x N (default 1024) compiled by
+tadc, against the machine's FMA peak measured here and PyTorch's matmul.
+
+    /usr/bin/python3 bench/matmul.py [--n 1024] [--reps 15] [--json]
+
+The peak comes from a small C program (compiled with `cc -O2 -march=native`)
+that runs 16 independent FMA chains on the widest vector registers the
+compiler targets, on 1 thread and on 2 threads: what the cores can do with
+no memory traffic at all. bench/run.py calls this and puts the result into
+docs/benchmarks.md.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+
+PEAK_C = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#if defined(__AVX512F__)
+#define W 64
+#elif defined(__AVX__)
+#define W 32
+#else
+#define W 16
+#endif
+typedef float vf __attribute__((vector_size(W)));
+#define LANES (W / 4)
+#define CHAINS 16
+static long iters;
+#define R16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+static void *work(void *out) {
+  vf m, c, z;
+  for (int i = 0; i < LANES; ++i) { m[i] = 0.999999f; c[i] = 1e-6f; z[i] = 0; }
+#define DECL(j) vf a##j = z + (float)j;
+  R16(DECL)
+  for (long it = 0; it < iters; ++it) {
+#define STEP(j) a##j = a##j * m + c;
+    R16(STEP)
+#define PIN(j) __asm__ volatile("" : "+v"(a##j));
+    R16(PIN)
+  }
+  float s = 0;
+#define SUM(j) s += a##j[0];
+  R16(SUM)
+  *(float *)out = s;
+  return 0;
+}
+static double now(void) {
+  struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+int main(int argc, char **argv) {
+  int threads = atoi(argv[1]);
+  iters = atol(argv[2]);
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    pthread_t t[64]; float out[64];
+    double t0 = now();
+    for (int i = 0; i < threads; ++i) pthread_create(&t[i], 0, work, &out[i]);
+    for (int i = 0; i < threads; ++i) pthread_join(t[i], 0);
+    double s = now() - t0;
+    double gflops = 2.0 * LANES * CHAINS * (double)iters * threads / s * 1e-9;
+    if (gflops > best) best = gflops;
+  }
+  printf("%.2f %d\n", best, W * 8);
+  return 0;
+}
+"""
+
+
+def fma_peak(threads, tmp):
+    src = os.path.join(tmp, "peak.c")
+    exe = os.path.join(tmp, "peak")
+    if not os.path.exists(exe):
+        with open(src, "w") as f:
+            f.write(PEAK_C)
+        cc = next((c for c in ("cc", "clang-22", "gcc") if subprocess.run(
+            ["which", c], capture_output=True).returncode == 0), "cc")
+        subprocess.run([cc, "-O2", "-march=native", "-ffp-contract=fast", src,
+                        "-o", exe, "-lpthread"], check=True)
+    out = subprocess.run([exe, str(threads), "20000000"], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+MODULE = """
+func.func @mm(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{
+  %0 = tad.mm %a, %b : (tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  return %0 : tensor<{n}x{n}xf32>
+}}
+"""
+
+
+def median_time(fn, reps):
+    fn()  # warm-up
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def run(n=1024, reps=15, extra_args=()):
+    sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+    import numpy as np
+    import tad
+    result = {"n": n, "reps": reps, "load": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory(prefix="tad-peak-") as tmp:
+        result["peak1_gflops"], result["vector_bits"] = fma_peak(1, tmp)
+        result["peak2_gflops"], _ = fma_peak(2, tmp)
+    flops = 2.0 * n * n * n
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    start = time.perf_counter()
+    m = tad.compile(MODULE.format(n=n), opt_level=3, extra_args=list(extra_args))
+    result["compile_s"] = time.perf_counter() - start
+    c = m.mm(a, b)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    result["max_rel_error"] = float(np.abs(c - ref).max() / np.abs(ref).max())
+    t = median_time(lambda: m.mm(a, b), reps)
+    result["tad_ms"] = 1e3 * t
+    result["tad_gflops"] = flops / t * 1e-9
+    try:
+        import torch
+        torch.set_num_threads(2)
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        tt = median_time(lambda: torch.mm(ta, tb), reps)
+        result["torch_ms"] = 1e3 * tt
+        result["torch_gflops"] = flops / tt * 1e-9
+    except ImportError:
+        pass
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1024)
+    parser.add_argument("--reps", type=int, default=15)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("tadc_args", nargs="*", help="extra tadc arguments (after --)")
+    args = parser.parse_args()
+    r = run(args.n, args.reps, args.tadc_args)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"FMA peak ({r['vector_bits']}-bit vectors): {r['peak1_gflops']:.1f} GFLOP/s on 1 "
+          f"thread, {r['peak2_gflops']:.1f} on 2 (load average {r['load']:.1f})")
+    print(f"tad   matmul {args.n}^3 f32: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
+          f"{100 * r['tad_gflops'] / r['peak1_gflops']:5.1f}% of 1-thread peak, "
+          f"{100 * r['tad_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak "
+          f"(max rel. error {r['max_rel_error']:.1e})")
+    if "torch_ms" in r:
+        print(f"torch matmul {args.n}^3 f32: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
+              f"GFLOP/s  {100 * r['torch_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

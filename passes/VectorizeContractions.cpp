@@ -1,0 +1,389 @@
+//===- VectorizeContractions.cpp - register-blocked matmul kernels --------===//
+//
+// See TadVectorizeContractionsPass in Passes.td and docs/performance.md.
+// The schedule of shared/reference/cpu-matmul-recipe.md in C++: cache tiles,
+// register tiles (peeled where they do not divide), vector.contract,
+// accumulators hoisted out of the k loop, outer-product FMAs.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <unistd.h>
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADVECTORIZECONTRACTIONSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+
+namespace {
+
+/// What the heuristic needs to know about the target.
+struct Machine {
+  int64_t vectorBits;  // widest vector register
+  int64_t numVectors;  // architectural vector registers
+  int64_t l1Bytes;     // L1 data cache per core
+  int64_t l2Bytes;     // L2 cache per core
+};
+
+/// The host (tad compiles for the machine it runs on: ObjectEmitter uses the
+/// host CPU too).
+Machine hostMachine() {
+  Machine m{128, 16, 32 * 1024, 512 * 1024};
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    m = {512, 32, m.l1Bytes, m.l2Bytes};
+  else if (features.lookup("avx2") || features.lookup("avx"))
+    m = {256, 16, m.l1Bytes, m.l2Bytes};
+  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l1 > 0)
+    m.l1Bytes = l1;
+  if (l2 > 0)
+    m.l2Bytes = l2;
+  return m;
+}
+
+/// Tile sizes for the (m, n, k) dimensions of a contraction.
+struct Schedule {
+  int64_t mc, nc, kc; // cache tiles
+  int64_t mr, nr;     // register tile (k step 1)
+};
+
+/// The default schedule for elements of `elemBytes` bytes (docs/performance.md):
+/// - register tile mr x nr with nr = 2 vectors and mr·2 = half the vector
+///   registers as accumulators (8x32 f32 with AVX-512): the rest hold the B
+///   row and the broadcast A elements;
+/// - kc so that a B micro-panel kc·nr fills L1; mc so that an A block mc·kc
+///   fits in L1 as well; nc so that a B block kc·nc uses a quarter of L2.
+Schedule defaultSchedule(const Machine &m, int64_t elemBytes) {
+  Schedule s;
+  int64_t lanes = std::max<int64_t>(1, m.vectorBits / 8 / elemBytes);
+  s.nr = 2 * lanes;
+  s.mr = std::max<int64_t>(1, m.numVectors / 4);
+  s.kc = std::max<int64_t>(16, m.l1Bytes / (s.nr * elemBytes));
+  s.mc = std::max<int64_t>(s.mr, m.l1Bytes / (s.kc * elemBytes));
+  s.nc = std::max<int64_t>(s.nr, m.l2Bytes / 4 / (s.kc * elemBytes));
+  return s;
+}
+
+/// A cache tile for a dimension of `size` close to `target`: a divisor of
+/// `size` (full tiles keep the register tiles static), a multiple of the
+/// register tile `reg` when one divides, else the whole dimension.
+int64_t cacheTile(int64_t size, int64_t target, int64_t reg) {
+  if (size <= target)
+    return size;
+  for (int64_t c = target; c >= reg && c >= target / 4; --c)
+    if (size % c == 0 && c % reg == 0)
+      return c;
+  for (int64_t c = target; c >= reg && c >= target / 4; --c)
+    if (size % c == 0)
+      return c;
+  return size;
+}
+
+/// What the canonicalizer pass would apply.
+void addCanonicalizations(RewritePatternSet &patterns, MLIRContext *ctx) {
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, ctx);
+}
+
+/// Multiply-adds below which a contraction stays on one thread: an OpenMP
+/// fork/join costs a few microseconds, 2^18 FMAs about 2-5 us on one core.
+constexpr int64_t kMinParallelWork = int64_t(1) << 18;
+
+/// Makes the outermost cache loop with at least two iterations over a
+/// parallel dimension (every loop but the last, k) an `scf.parallel`:
+/// its iterations write disjoint tiles of the result.
+void parallelizeOuterLoop(RewriterBase &rewriter,
+                          ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : loops.drop_back()) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp || forOp.getNumRegionIterArgs() != 0)
+      return;
+    std::optional<APInt> trips = forOp.getStaticTripCount();
+    if (!trips)
+      return;
+    if (trips->getSExtValue() < 2)
+      continue;
+    rewriter.setInsertionPoint(forOp);
+    auto par = scf::ParallelOp::create(
+        rewriter, forOp.getLoc(), ValueRange{forOp.getLowerBound()},
+        ValueRange{forOp.getUpperBound()}, ValueRange{forOp.getStep()});
+    Block *body = forOp.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    Block *parBody = par.getBody();
+    rewriter.inlineBlockBefore(body, parBody->getTerminator(),
+                               parBody->getArguments());
+    rewriter.eraseOp(forOp);
+    return;
+  }
+}
+
+struct TadVectorizeContractionsPass
+    : tad::impl::TadVectorizeContractionsPassBase<
+          TadVectorizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  /// Tiles `op` (static shapes, buffer semantics) into cache and register
+  /// tiles and vectorizes the register tiles. Ops it cannot handle stay as
+  /// they are (they become scalar loops later).
+  void scheduleContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const Machine &machine);
+};
+
+/// The position of the m, n, k (and batch) dimensions in `op`'s loops.
+struct ContractionDims {
+  SmallVector<unsigned> batch, m, n, k;
+};
+
+std::optional<ContractionDims> matmulDims(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  return ContractionDims{llvm::to_vector(dims->batch),
+                         llvm::to_vector(dims->m),
+                         llvm::to_vector(dims->n),
+                         llvm::to_vector(dims->k)};
+}
+
+void TadVectorizeContractionsPass::scheduleContraction(
+    RewriterBase &rewriter, linalg::LinalgOp op, const Machine &machine) {
+  std::optional<ContractionDims> dims = matmulDims(op);
+  if (!dims || !op.hasPureBufferSemantics() || op.hasDynamicShape())
+    return;
+  auto elemType = dyn_cast<FloatType>(
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
+  if (!elemType)
+    return;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  unsigned mDim = dims->m[0], nDim = dims->n[0], kDim = dims->k[0];
+  int64_t M = bounds[mDim], N = bounds[nDim], K = bounds[kDim];
+
+  Schedule s = defaultSchedule(machine, elemType.getWidth() / 8);
+  if (cacheTiles.size() == 3) {
+    s.mc = cacheTiles[0];
+    s.nc = cacheTiles[1];
+    s.kc = cacheTiles[2];
+  }
+  if (registerTile.size() == 2) {
+    s.mr = registerTile[0];
+    s.nr = registerTile[1];
+  }
+  int64_t mr = std::min(s.mr, M), nr = std::min(s.nr, N);
+  int64_t mc = cacheTile(M, s.mc, mr), nc = cacheTile(N, s.nc, nr),
+          kc = cacheTile(K, s.kc, 1);
+  if (printSchedule) {
+    // One write per line: functions are scheduled on several threads.
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << "tad schedule: " << op->getName() << " ";
+    llvm::interleave(bounds, os, "x");
+    os << " " << elemType << " (m,n,k = " << M << "," << N << "," << K
+       << "): cache tiles " << mc << "x" << nc << "x" << kc
+       << ", register tile " << mr << "x" << nr << "x1, "
+       << machine.vectorBits << "-bit vectors\n";
+    llvm::errs() << line;
+  }
+
+  // Loop-dimension tile sizes: batch dimensions one at a time.
+  unsigned numLoops = op.getNumLoops();
+  auto tileSizes = [&](int64_t m, int64_t n, int64_t k) {
+    SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(0));
+    for (unsigned b : dims->batch)
+      sizes[b] = rewriter.getIndexAttr(1);
+    sizes[mDim] = rewriter.getIndexAttr(m);
+    sizes[nDim] = rewriter.getIndexAttr(n);
+    sizes[kDim] = rewriter.getIndexAttr(k);
+    return sizes;
+  };
+
+  // Cache tiles (they divide the dimensions: static tiles).
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions cacheOptions;
+  cacheOptions.setTileSizes(tileSizes(mc, nc, kc));
+  FailureOr<scf::SCFTilingResult> cached = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), cacheOptions);
+  if (failed(cached))
+    return;
+  rewriter.eraseOp(op);
+  auto block = cast<linalg::LinalgOp>(cached->tiledOps.back());
+  if (parallel && M * N * K >= kMinParallelWork)
+    parallelizeOuterLoop(rewriter, cached->loops);
+
+  // Register tiles, k innermost with step 1.
+  rewriter.setInsertionPoint(block);
+  scf::SCFTilingOptions registerOptions;
+  SmallVector<OpFoldResult> regSizes = tileSizes(mr, nr, 1);
+  // Interchange: batch, m, n, k (the loops the tiling creates are ordered
+  // by dimension otherwise, and k must be innermost for the hoisting).
+  SmallVector<int64_t> interchange;
+  for (unsigned b : dims->batch)
+    interchange.push_back(b);
+  interchange.append({mDim, nDim, kDim});
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (!llvm::is_contained(interchange, d))
+      interchange.push_back(d);
+  registerOptions.setTileSizes(regSizes);
+  registerOptions.setInterchange(interchange);
+  FailureOr<scf::SCFTilingResult> registers = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(block.getOperation()), registerOptions);
+  if (failed(registers))
+    return;
+  rewriter.eraseOp(block);
+
+  // Peel the m and n register loops where the tile does not divide the cache
+  // tile: inner (n) first, so that peeling m copies the peeled n loop.
+  SmallVector<scf::ForOp> regLoops;
+  for (LoopLikeOpInterface loop : registers->loops)
+    if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+      regLoops.push_back(forOp);
+  unsigned firstMN = dims->batch.size();
+  if (regLoops.size() >= firstMN + 2) {
+    for (int i : {1, 0}) {
+      scf::ForOp loop = regLoops[firstMN + i];
+      int64_t tile = i == 0 ? mr : nr, extent = i == 0 ? mc : nc;
+      if (extent % tile == 0)
+        continue;
+      scf::ForOp partial;
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    }
+  }
+}
+
+void TadVectorizeContractionsPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  MLIRContext *ctx = &getContext();
+  if ((!cacheTiles.empty() && cacheTiles.size() != 3) ||
+      (!registerTile.empty() && registerTile.size() != 2) ||
+      llvm::any_of(cacheTiles, [](int64_t v) { return v <= 0; }) ||
+      llvm::any_of(registerTile, [](int64_t v) { return v <= 0; })) {
+    func.emitError("tad-vectorize-contractions: cache-tiles takes three "
+                   "positive sizes and register-tile two");
+    return signalPassFailure();
+  }
+  Machine machine = hostMachine();
+  if (vectorBits > 0)
+    machine.vectorBits = vectorBits;
+
+  SmallVector<linalg::LinalgOp> contractions;
+  func.walk([&](linalg::LinalgOp op) {
+    // Named ops only: vectorizing a generic gives broadcast + mulf +
+    // multi_reduction instead of vector.contract (the recipe, point 1).
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      contractions.push_back(op);
+  });
+  if (contractions.empty())
+    return;
+  IRRewriter rewriter(ctx);
+  for (linalg::LinalgOp op : contractions)
+    scheduleContraction(rewriter, op, machine);
+
+  // Fold the peeled bounds into static subviews.
+  {
+    RewritePatternSet patterns(ctx);
+    addCanonicalizations(patterns, ctx);
+    // Not converging within the iteration limit is no error: the IR is
+    // valid after every rewrite.
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+
+  // Vectorize the register tiles: the contractions inside scf.for loops
+  // whose shapes are small and static.
+  SmallVector<linalg::LinalgOp> tiles;
+  func.walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+        op->getParentOfType<scf::ForOp>() && !op.hasDynamicShape() &&
+        matmulDims(op) && op.hasPureBufferSemantics())
+      tiles.push_back(op);
+  });
+  for (linalg::LinalgOp op : tiles) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    int64_t volume = 1;
+    for (int64_t b : bounds)
+      volume *= b;
+    if (volume > 4096) // not a register tile (a schedule that failed)
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+        rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+        /*assumeDynamicDimsMatchVecSizes=*/false,
+        /*createNamedContraction=*/true);
+    if (succeeded(result))
+      rewriter.eraseOp(op);
+  }
+
+  // Transfers straight on the original buffers (the hoisting refuses
+  // transfers through subviews), then the C tile stays in registers across
+  // the k loop.
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    memref::populateFoldMemRefAliasOpPatterns(patterns);
+    addCanonicalizations(patterns, ctx);
+    // Not converging within the iteration limit is no error: the IR is
+    // valid after every rewrite.
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+  DominanceInfo dominance(func);
+  eliminateCommonSubExpressions(rewriter, dominance, func);
+  linalg::hoistRedundantVectorTransfers(func);
+
+  // vector.contract -> outer products -> vector.fma with broadcast A.
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    // Not converging within the iteration limit is no error: the IR is
+    // valid after every rewrite.
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+  // Rank-1 transfers (one load or store per row), unrolled.
+  {
+    RewritePatternSet patterns(ctx);
+    VectorTransferToSCFOptions toScf;
+    toScf.setTargetRank(1).enableFullUnroll(true);
+    populateVectorToSCFConversionPatterns(patterns, toScf);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    // Not converging within the iteration limit is no error: the IR is
+    // valid after every rewrite.
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+}
+
+} // namespace

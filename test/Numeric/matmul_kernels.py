@@ -1,0 +1,78 @@
+"""The CPU matmul schedule (tad-vectorize-contractions) against NumPy in
+float64 and float32: shapes that the register tiles divide and shapes that
+need peeling, batch_matmul, transposed operands (as the VJP emits them), the
+OpenMP-parallel path (large enough to be parallelized) and the single-thread
+one, and overridden tile sizes. Compiled at -O3."""
+
+import sys
+
+import numpy as np
+
+import tad
+
+MM = """
+func.func @f(%a: tensor<{a}x{dt}>, %b: tensor<{b}x{dt}>) -> tensor<{c}x{dt}> {{
+  %0 = tad.{op} %a, %b : (tensor<{a}x{dt}>, tensor<{b}x{dt}>) -> tensor<{c}x{dt}>
+  return %0 : tensor<{c}x{dt}>
+}}
+"""
+GRAD = """
+func.func @f(%a: tensor<{m}x{k}x{dt}>, %b: tensor<{k}x{n}x{dt}>) -> tensor<{dt}> {{
+  %0 = tad.mm %a, %b : (tensor<{m}x{k}x{dt}>, tensor<{k}x{n}x{dt}>) -> tensor<{m}x{n}x{dt}>
+  %1 = tad.sum %0 : (tensor<{m}x{n}x{dt}>) -> tensor<{dt}>
+  return %1 : tensor<{dt}>
+}}
+"""
+
+rng = np.random.default_rng(0)
+failures = 0
+
+
+def check(name, ok):
+    global failures
+    failures += 0 if ok else 1
+    print(("PASS " if ok else "FAIL ") + name, flush=True)
+
+
+def dims(shape):
+    return "x".join(str(d) for d in shape)
+
+
+CASES = [  # (op, a shape, b shape)
+    ("mm", (64, 128), (128, 96)),      # divides the 8x32 / 8x16 register tiles
+    ("mm", (20, 7), (7, 10)),          # peeled m, n < one register tile
+    ("mm", (37, 45), (45, 53)),        # peeled m and n, odd k
+    ("mm", (1, 33), (33, 5)),
+    ("mm", (96, 200), (200, 136)),     # 2.6M multiply-adds: parallel
+    ("mm", (128, 784), (784, 512)),    # the mlp benchmark's first layer
+    ("bmm", (3, 17, 24), (3, 24, 40)),
+    ("bmm", (4, 64, 64), (4, 64, 64)),  # parallel over the batch
+]
+
+for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
+    for op, sa, sb in CASES:
+        sc = sa[:-1] + sb[-1:]
+        a = rng.standard_normal(sa).astype(dtype)
+        b = rng.standard_normal(sb).astype(dtype)
+        ref = a.astype(np.float64) @ b.astype(np.float64)
+        for extra in ([], ["--parallel=false"],
+                      ["--matmul-cache-tiles=16,48,40", "--matmul-register-tile=4,16"]):
+            m = tad.compile(MM.format(a=dims(sa), b=dims(sb), c=dims(sc), dt=dt, op=op),
+                            opt_level=3, extra_args=extra)
+            c = m.f(a, b)
+            err = np.abs(c - ref).max() / max(np.abs(ref).max(), 1.0)
+            check(f"{op} {dims(sa)} @ {dims(sb)} {dt} {' '.join(extra)}".strip(),
+                  c.shape == ref.shape and err < tol)
+
+# The VJP's transposed matmuls (gradient of sum(A @ B): ones @ B^T, A^T @ ones).
+for m_, k_, n_ in ((33, 70, 41), (128, 256, 64)):
+    a = rng.standard_normal((m_, k_))
+    b = rng.standard_normal((k_, n_))
+    mod = tad.compile(GRAD.format(m=m_, k=k_, n=n_, dt="f64"), vjp=["f"], opt_level=3)
+    _, ga, gb = mod.f_vjp(a, b, np.array(1.0))
+    ones = np.ones((m_, n_))
+    check(f"vjp of sum(mm) {m_}x{k_}x{n_}",
+          np.allclose(ga, ones @ b.T, rtol=1e-12) and np.allclose(gb, a.T @ ones, rtol=1e-12))
+
+print("%d failed" % failures)
+sys.exit(1 if failures else 0)

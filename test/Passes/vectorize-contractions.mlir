@@ -1,0 +1,101 @@
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 print-schedule=true}))' 2>&1 | FileCheck %s
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
+
+// The default schedule for f32 with 512-bit vectors: 8x32 register tiles
+// (16 accumulators), k innermost; the C tile is loaded before the k loop,
+// updated with one FMA of a broadcast A element and a B row per row and
+// k, and stored after it.
+// CHECK: tad schedule: linalg.matmul 64x128x256 f32 (m,n,k = 64,128,256): cache tiles {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}, register tile 8x32x1, 512-bit vectors
+// CHECK-LABEL: func.func @matmul(
+//   CHECK-NOT: linalg.matmul
+//       CHECK: scf.for
+//       CHECK: scf.for
+//       CHECK: vector.load {{.*}} : memref<64x128xf32>, vector<32xf32>
+//       CHECK: scf.for {{.*}} iter_args
+//       CHECK: vector.broadcast {{.*}} : f32 to vector<32xf32>
+//       CHECK: vector.fma {{.*}} : vector<32xf32>
+//       CHECK: scf.yield
+//       CHECK: vector.store {{.*}} : memref<64x128xf32>, vector<32xf32>
+// OVERRIDE-LABEL: func.func @matmul(
+//       OVERRIDE: vector.fma {{.*}} : vector<16xf32>
+func.func @matmul(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
+                  %c: memref<64x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x128xf32>)
+                outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// Register tiles that do not divide are peeled: the remainders get static
+// (smaller) vectors too; nothing is left to scalar loops.
+// CHECK: tad schedule: linalg.matmul 20x10x7 f64 (m,n,k = 20,10,7): cache tiles 10x10x7, register tile 8x10x1
+// CHECK-LABEL: func.func @peeled(
+//   CHECK-NOT: linalg.matmul
+//   CHECK-DAG: vector.fma {{.*}} : vector<10xf64>
+//   CHECK-NOT: linalg.matmul
+func.func @peeled(%a: memref<20x7xf64>, %b: memref<7x10xf64>,
+                  %c: memref<20x10xf64>) {
+  linalg.matmul ins(%a, %b : memref<20x7xf64>, memref<7x10xf64>)
+                outs(%c : memref<20x10xf64>)
+  return
+}
+
+// -----
+
+// batch_matmul: one batch at a time, the same kernel.
+// CHECK: tad schedule: linalg.batch_matmul 4x16x64x32 f32
+// CHECK-LABEL: func.func @batch(
+//   CHECK-NOT: linalg.batch_matmul
+//       CHECK: vector.fma {{.*}} : vector<32xf32>
+func.func @batch(%a: memref<4x16x32xf32>, %b: memref<4x32x64xf32>,
+                 %c: memref<4x16x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x16x32xf32>, memref<4x32x64xf32>)
+                      outs(%c : memref<4x16x64xf32>)
+  return
+}
+
+// -----
+
+// A transposed operand (linalg.matmul with indexing maps) is scheduled the
+// same way; the transposed operand's elements are read through the folded
+// transfers.
+// CHECK: tad schedule: linalg.matmul 32x64x16 f32
+// CHECK-LABEL: func.func @transposed_b(
+//   CHECK-NOT: linalg.matmul
+//       CHECK: vector.fma
+func.func @transposed_b(%a: memref<32x16xf32>, %bt: memref<64x16xf32>,
+                        %c: memref<32x64xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%a, %bt : memref<32x16xf32>, memref<64x16xf32>)
+                outs(%c : memref<32x64xf32>)
+  return
+}
+
+// -----
+
+// With `parallel`, a contraction of 2^18 multiply-adds or more gets its
+// outer cache loop (here m: 128 / 32 = 4 tiles) as an scf.parallel; the
+// register loops inside stay scf.for.
+// PAR-LABEL: func.func @parallel(
+//       PAR: scf.parallel
+//       PAR: scf.for
+//       PAR: vector.fma
+// PAR-LABEL: func.func @small(
+//   PAR-NOT: scf.parallel
+//       PAR: return
+func.func @parallel(%a: memref<128x256xf32>, %b: memref<256x64xf32>,
+                    %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x64xf32>)
+                outs(%c : memref<128x64xf32>)
+  return
+}
+func.func @small(%a: memref<64x8xf32>, %b: memref<8x32xf32>,
+                 %c: memref<64x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x8xf32>, memref<8x32xf32>)
+                outs(%c : memref<64x32xf32>)
+  return
+}
