@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/TadToLinalgPatterns.h"
+#include "passes/TadToLinalgTensorUtils.h"
 
 #include "dialects/Tad/NNShapes.h"
 #include "dialects/Tad/ShapeUtils.h"
@@ -1156,36 +1157,6 @@ Value lowerSmoothL1(SmoothL1LossOp op, SmoothL1LossOp::Adaptor adaptor, OpBuilde
 }
 Value lowerHuber(HuberLossOp op, HuberLossOp::Adaptor adaptor, OpBuilder &b) {
   return lowerRobustLoss(op, adaptor, b, op.getDelta().convertToDouble(), true);
-}
-
-//===----------------------------------------------------------------------===//
-// Multi-result patterns
-//===----------------------------------------------------------------------===//
-
-template <typename OpTy>
-struct LowerToValues : OpConversionPattern<OpTy> {
-  using Adaptor = typename OpTy::Adaptor;
-  using LowerFn = SmallVector<Value> (*)(OpTy, Adaptor, OpBuilder &);
-
-  LowerToValues(MLIRContext *ctx, LowerFn lower)
-      : OpConversionPattern<OpTy>(ctx), lower(lower) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!hasStaticShapes(op))
-      return rewriter.notifyMatchFailure(op, "dynamic shape");
-    rewriter.replaceOp(op, lower(op, adaptor, rewriter));
-    return success();
-  }
-
-  LowerFn lower;
-};
-
-template <typename OpTy>
-void addMultiLowering(RewritePatternSet &patterns,
-                      typename LowerToValues<OpTy>::LowerFn lower) {
-  patterns.add<LowerToValues<OpTy>>(patterns.getContext(), lower);
 }
 
 } // namespace
