@@ -41,12 +41,13 @@ static void addTensorOptimizations(OpPassManager &pm,
 }
 
 /// Hook: optimizations on buffers, before the lowering to loops. Matmul-like
-/// ops get cache and register tiles and outer-product FMA kernels
-/// (docs/performance.md).
+/// ops get cache and register tiles and outer-product FMA kernels; each
+/// distinct linalg op becomes one shared function (docs/performance.md).
 static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
     return;
+  pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;
   contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
   contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);

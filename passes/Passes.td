@@ -269,3 +269,38 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     "::mlir::tensor::TensorDialect"
   ];
 }
+
+def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Share one function per distinct linalg op on buffers";
+  let description = [{
+    On buffers, before `tad-vectorize-contractions`. Every linalg op whose
+    operands have static shapes and strides becomes a call to a private,
+    `noinline` function (a kernel) holding that op; ops that are the same
+    computation (same op, attributes, body, constants, shapes, strides and
+    element types) share one kernel. A training step repeats the same
+    computations many times (an unrolled RNN's cells, the three functions
+    of a training module, forward ops recomputed in the VJP); compiled
+    inline, LLVM vectorizes and unrolls every copy, and compile time and
+    code size grow with the number of copies rather than the number of
+    distinct kernels (an unrolled 8-step LSTM training module: 740k lines of
+    LLVM IR).
+
+    Each memref operand is passed as its base buffer (`memref<T>`, a bare
+    pointer at the ABI) plus its offset; the kernel rebuilds the view with
+    `memref.reinterpret_cast` (static sizes and strides, dynamic offset),
+    so views of different buffers and offsets share a kernel. Constant
+    operands and constants the op's body uses are cloned into the kernel;
+    an op that uses any other value from outside stays inline. Where every
+    operand the op writes is rooted in a different allocation or function
+    argument than all its other operands, the kernel's pointers are
+    `noalias` (as the entry points' are), so LLVM vectorizes its loops
+    without run-time overlap checks. Kernels used fewer than `min-uses`
+    times are not created.
+  }];
+  let options = [
+    Option<"minUses", "min-uses", "unsigned", /*default=*/"2",
+           "Outline only computations that occur at least this many times">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
