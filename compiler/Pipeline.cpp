@@ -88,6 +88,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Bufferization: identity layouts at function boundaries (static shapes
   // become bare pointers below), results written into caller-provided
   // out-parameters, temporaries freed before returning.
+  pm.addNestedPass<func::FuncOp>(tad::createTadDuplicateEmptyTensorsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
