@@ -55,6 +55,7 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
+  pm.addPass(tad::createTadReassociateReductionsPass());
   addCleanups(pm);
 }
 

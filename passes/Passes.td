@@ -320,3 +320,20 @@ def TadDuplicateEmptyTensorsPass
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
+
+def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {
+  let summary = "Allow float sum and product reductions to be reassociated";
+  let description = [{
+    Adds the `reassoc` fast-math flag to the combiner (`arith.addf`,
+    `arith.mulf`) of every reduction of a linalg op. A float reduction
+    loop is a chain of dependent additions in source order; LLVM's loop
+    vectorizer only splits it into vector lanes of partial sums (and
+    interleaves several of them) when the additions may be reassociated. Without the flag
+    `sum(tanh(x * w + b) * sigmoid(x))` over 1M floats ran one scalar
+    addition chain; with it, the loop is vectorized like an elementwise
+    one. The result is summed in another order: it differs from a
+    sequential sum by rounding only (partial sums are, if anything, more
+    accurate than one long chain).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
