@@ -570,9 +570,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return failure();
   {
     TimingScope linkTiming = timing.nest("Link");
+    StringRef device = target != Target::CUDA ? ""
+                       : gpuEmulate             ? "emulated"
+                                                : "cuda";
     if (failed(tad::linkSharedObject(&context, objectPath, runtimeArchive,
                                      getEntryPoints(*module),
-                                     (*output)->getTempPath())))
+                                     (*output)->getTempPath(), device)))
       return failure();
   }
   return (*output)->commit(&context);
