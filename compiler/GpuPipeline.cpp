@@ -5,6 +5,7 @@
 //
 //   linalg on tensors
 //     -> bufferized like the CPU pipeline (results as out-parameters)
+//     -> [--gpu-kernels=tiled: matmuls as tiled shared-memory kernels]
 //     -> scf.parallel loops (convert-linalg-to-parallel-loops)
 //     -> device buffers, tiled loops, single-thread launches (tad-gpu-place;
 //        arguments and results are device pointers, staged by the runtime)
@@ -20,6 +21,7 @@
 #include "compiler/GpuPipeline.h"
 
 #include "compiler/Pipeline.h"
+#include "passes/GpuMatmul.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -86,6 +88,9 @@ static void addBufferization(OpPassManager &pm,
   addCleanups(pm);
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadParallelLoopsFirstPass());
+  if (options.kernels == "tiled")
+    pm.addNestedPass<func::FuncOp>(
+        tad::createTadGpuTileMatmulPass(options.emulate));
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   addCleanups(pm);
 }

@@ -26,9 +26,10 @@ params0 = [rng.standard_normal((8, 32)).astype(np.float32) * 0.3,
            np.zeros(32, np.float32),
            rng.standard_normal((32, 1)).astype(np.float32) * 0.3,
            np.zeros(1, np.float32)]
-batches = [(rng.standard_normal((64, 8)).astype(np.float32),
-            rng.standard_normal((64, 1)).astype(np.float32))
-           for _ in range(STEPS)]
+# One batch, passed as fresh host arrays each step (so each step copies it).
+x0 = rng.standard_normal((64, 8)).astype(np.float32)
+y0 = np.tanh(x0 @ rng.standard_normal((8, 1))).astype(np.float32)
+batches = [(x0.copy(), y0.copy()) for _ in range(STEPS)]
 lr = np.float32(0.05)
 
 
