@@ -226,7 +226,8 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
     group.clear();
   };
   for (Operation &op : llvm::make_early_inc_range(entry)) {
-    if (isa<scf::ParallelOp>(op)) {
+    // The terminator ends the last group (never hoisted above it).
+    if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>()) {
       closeGroup();
       continue;
     }
