@@ -227,7 +227,7 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   OpBuilder::InsertionGuard guard(b);
   Block *checkBlock = entry.addEntryBlock(b);
   Block *runBlock = b.createBlock(&entry.getBody());
-  Block *failBlock = b.createBlock(&entry.getBody(), {}, {types->i32}, {loc});
+  Block *failBlock = b.createBlock(&entry.getBody());
   Value args = checkBlock->getArgument(0), numArgs = checkBlock->getArgument(1);
   Value results = checkBlock->getArgument(2),
         numResults = checkBlock->getArgument(3);
@@ -256,11 +256,10 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   Value zero = constantI32(b, loc, 0);
   Value ok =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, status, zero);
-  LLVM::CondBrOp::create(b, loc, ok, runBlock, ValueRange(), failBlock,
-                         ValueRange{status});
+  LLVM::CondBrOp::create(b, loc, ok, runBlock, failBlock);
 
   b.setInsertionPointToEnd(failBlock);
-  LLVM::ReturnOp::create(b, loc, failBlock->getArgument(0));
+  LLVM::ReturnOp::create(b, loc, status);
 
   b.setInsertionPointToEnd(runBlock);
   SmallVector<Value> pointers;
@@ -272,11 +271,12 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
                              ValueRange{info, args, results, devicePointers})
             .getResult();
     Block *implBlock = b.createBlock(&entry.getBody());
+    Block *enterFailBlock = b.createBlock(&entry.getBody());
+    LLVM::ReturnOp::create(b, loc, entered);
     b.setInsertionPointToEnd(runBlock);
     Value enteredOk =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, entered, zero);
-    LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, ValueRange(),
-                           failBlock, ValueRange{entered});
+    LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, enterFailBlock);
     b.setInsertionPointToEnd(implBlock);
     for (size_t i = 0; i < numPointers; ++i) {
       Value slot = LLVM::GEPOp::create(
