@@ -11,8 +11,8 @@
 //       CHECK:   %[[INFO:.*]] = llvm.getelementptr inbounds %{{.*}}[0, 0]
 //       CHECK:   %[[DEVICE:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 //       CHECK:   %[[STATUS:.*]] = llvm.call @__tad_check_device_call(%[[INFO]], %[[ARGS]], %[[NARGS]], %[[RES]], %[[NRES]])
-//       CHECK:   llvm.cond_br %{{.*}}, ^[[RUN:.*]], ^[[FAIL:.*]]
-//       CHECK: ^[[RUN]]:
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[BODY:.*]], ^[[FAIL:.*]]
+//       CHECK: ^[[BODY]]:
 //       CHECK:   %[[ENTERED:.*]] = llvm.call @__tad_cuda_enter(%[[INFO]], %[[ARGS]], %[[RES]], %[[DEVICE]])
 //       CHECK:   llvm.cond_br %{{.*}}, ^[[IMPL:.*]], ^[[ENTERFAIL:.*]]
 //       CHECK: ^[[FAIL]]:
