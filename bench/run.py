@@ -5,6 +5,7 @@
     /usr/bin/python3 bench/run.py --smoke --out /tmp/b   # 1 iteration each (the lit test)
     /usr/bin/python3 bench/run.py mlp_small elementwise
     /usr/bin/python3 bench/run.py matmul          # only the matmul kernel (bench/matmul.py)
+    /usr/bin/python3 bench/run.py --target cuda   # on a GPU: tad vs PyTorch CUDA (bench/gpu_bench.py)
 
 For each workload (bench/workloads.py, float32) and each of forward (the
 loss), forward+backward (loss and parameter gradients) and a full SGD
@@ -13,6 +14,10 @@ timed in separate worker processes of this run; the report gives median
 times, the ratio tad/PyTorch, the peak memory growth of each (VmHWM over the
 timed section, reset through /proc/self/clear_refs) and tad's compile time
 (import + tadc, one module with all three functions).
+
+``--target cuda`` runs the GPU comparison instead (bench/gpu_bench.py; it writes
+the GPU section of benchmarks.md and keeps the CPU tables; without a GPU it
+prints a SKIP line and exits with status 2).
 """
 
 import argparse
@@ -246,6 +251,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
     lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
     lines.extend(kernel_lines(kernel))
     lines.append("")
+    import gpu_bench as gpu
+    gpu_section = gpu.kept_section(path_md)
     if not_run:
         lines.append("Not run yet (tad cannot import or compile them; the benchmark runs them as "
                      "soon as it can):")
@@ -256,6 +263,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
     if chart:
         lines.append(f"![tad / PyTorch time ratio]({os.path.basename(path_png)})")
         lines.append("")
+    if gpu_section:  # written by --target cuda; a CPU run keeps it
+        lines += [gpu_section, ""]
     with open(path_md, "w") as f:
         f.write("\n".join(lines))
     if chart:
@@ -294,19 +303,34 @@ def main():
                         help="1 timed iteration per measurement (a test, not a benchmark)")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
                         help="where benchmarks.md and benchmarks.png go (default: docs/)")
+    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
+                        help="cuda: tad against PyTorch CUDA on a GPU (bench/gpu_bench.py)")
+    parser.add_argument("--emulate", action="store_true",
+                        help="with --target cuda: test the GPU benchmark without a GPU "
+                             "(tad --gpu-emulate, PyTorch on the CPU; measures nothing)")
     args = parser.parse_args()
     if args.smoke:
         args.reps, args.min_seconds = 1, 0.0
+    sys.path.insert(0, HERE)
     if args.worker:
+        if args.target == "cuda":
+            import gpu_bench as gpu
+            gpu.worker(args.worker[0], args.worker[1], args.reps, args.min_seconds,
+                       args.emulate, gpu._measure_time)
+            return 0
         worker(args.worker[0], args.worker[1], args.reps, args.min_seconds)
         return 0
-    sys.path.insert(0, HERE)
+    if args.emulate and args.target != "cuda":
+        parser.error("--emulate needs --target cuda")
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     from workloads import WORKLOADS
     names = [n for n in args.workloads if n != "matmul"] if args.workloads else list(WORKLOADS)
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workloads: {', '.join(unknown)} (have {', '.join(WORKLOADS)})")
+    if args.target == "cuda":
+        import gpu_bench as gpu
+        return gpu.main(os.path.abspath(__file__), args, names)
     info = machine()
     print(f"machine: {info['cpu']}, torch {info['torch']}, BLAS {info['blas']}", flush=True)
     results = {}

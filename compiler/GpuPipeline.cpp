@@ -5,19 +5,23 @@
 //
 //   linalg on tensors
 //     -> bufferized like the CPU pipeline (results as out-parameters)
+//     -> [--gpu-kernels=tiled: matmuls as tiled shared-memory kernels]
 //     -> scf.parallel loops (convert-linalg-to-parallel-loops)
-//     -> device buffers, tiled loops, single-thread launches (tad-gpu-place)
+//     -> device buffers, tiled loops, single-thread launches (tad-gpu-place;
+//        arguments and results are device pointers, staged by the runtime)
 //     -> gpu.launch (gpu-map-parallel-loops, convert-parallel-loops-to-gpu)
 //     -> kernels in one gpu.module (gpu-kernel-outlining, merge)
 //     -> async host code on one stream (gpu-async-region)
 //     -> NVVM (convert-gpu-to-nvvm), host LLVM (gpu-to-llvm)
 //     -> PTX through LLVM's NVPTX backend (gpu-module-to-binary format=isa)
-//     -> C ABI entry points that report device errors (tad-export-abi).
+//     -> C ABI entry points that stage host tensors to and from the device
+//        and report device errors (tad-export-abi device=cuda).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/GpuPipeline.h"
 
 #include "compiler/Pipeline.h"
+#include "passes/GpuMatmul.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -84,6 +88,9 @@ static void addBufferization(OpPassManager &pm,
   addCleanups(pm);
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadParallelLoopsFirstPass());
+  if (options.kernels == "tiled")
+    pm.addNestedPass<func::FuncOp>(
+        tad::createTadGpuTileMatmulPass(options.emulate));
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   addCleanups(pm);
 }
@@ -155,7 +162,7 @@ static void addLowering(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
   tad::TadExportABIPassOptions exportABI;
-  exportABI.deviceStatus = true;
+  exportABI.device = "cuda";
   pm.addPass(tad::createTadExportABIPass(exportABI));
 }
 
@@ -181,7 +188,9 @@ static void addEmulation(OpPassManager &pm) {
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanups(pm);
-  pm.addPass(tad::createTadExportABIPass());
+  tad::TadExportABIPassOptions exportABI;
+  exportABI.device = "emulated";
+  pm.addPass(tad::createTadExportABIPass(exportABI));
 }
 
 void tad::buildLinalgToGpuPipeline(OpPassManager &pm,

@@ -41,6 +41,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "max-threads",
       llvm::cl::desc("Threads per block of an elementwise kernel"),
       llvm::cl::init(256)};
+  PassOptions::Option<std::string> kernels{
+      *this, "kernels",
+      llvm::cl::desc("Kernels for matmul/batch_matmul: 'naive' (one thread "
+                     "per output element) or 'tiled' (shared-memory tiles, "
+                     "4x4 register tiles per thread: tad-gpu-tile-matmul)"),
+      llvm::cl::init("naive")};
   PassOptions::Option<bool> emulate{
       *this, "emulate",
       llvm::cl::desc("Testing without a GPU: stop before outlining and run "

@@ -15,6 +15,10 @@ using namespace mlir;
 /// The functions of runtime/include/tad/runtime.h that every module exports.
 static constexpr StringLiteral kRuntimeExports[] = {
     "tad_module_info", "tad_last_error", "tad_dtype_name", "tad_dtype_size"};
+/// ... and those that GPU modules export too (their device runtime's).
+static constexpr StringLiteral kDeviceExports[] = {
+    "tad_device_name", "tad_device_alloc", "tad_device_free",
+    "tad_device_upload", "tad_device_download"};
 
 FailureOr<std::string> tad::findRuntimeLibrary(MLIRContext *context,
                                                const char *argv0,
@@ -51,7 +55,7 @@ static FailureOr<std::string> findLinkerDriver(MLIRContext *context) {
 LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
                                     StringRef runtimeLibrary,
                                     ArrayRef<std::string> entryPoints,
-                                    StringRef outputPath) {
+                                    StringRef outputPath, StringRef device) {
   FailureOr<std::string> driver = findLinkerDriver(context);
   if (failed(driver))
     return failure();
@@ -72,6 +76,9 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
       os << "    " << name << ";\n";
     for (StringRef name : kRuntimeExports)
       os << "    " << name << ";\n";
+    if (!device.empty())
+      for (StringRef name : kDeviceExports)
+        os << "    " << name << ";\n";
     os << "  local: *;\n};\n";
     if (os.has_error())
       return emitError(UnknownLoc::get(context))
@@ -85,6 +92,11 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
   SmallVector<std::string> forceExports;
   for (StringRef name : kRuntimeExports)
     forceExports.push_back(("-Wl,--undefined=" + name).str());
+  // The device runtimes (src/cuda/cuda_runtime.c, emulated.c) define the
+  // same tad_device_* functions: the module's own kind is pulled in first,
+  // through a symbol only it defines, and satisfies them.
+  if (!device.empty())
+    forceExports.push_back(("-Wl,--undefined=__tad_" + device + "_enter").str());
   SmallVector<StringRef> args = {*driver, "-shared", "-o", outputPath,
                                  objectPath};
   args.append(forceExports.begin(), forceExports.end());

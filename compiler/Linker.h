@@ -26,10 +26,14 @@ FailureOr<std::string> findRuntimeLibrary(MLIRContext *context,
 
 /// Links `objectPath` and `runtimeLibrary` into the shared object
 /// `outputPath`, exporting `entryPoints` and the runtime's API only.
+/// `device` is "" for a CPU module, else the device runtime the object's
+/// entry points call ("cuda" or "emulated", tad-export-abi's `device`): its
+/// archive member is linked and its device memory API (tad_device_*)
+/// exported too.
 LogicalResult linkSharedObject(MLIRContext *context, StringRef objectPath,
                                StringRef runtimeLibrary,
                                ArrayRef<std::string> entryPoints,
-                               StringRef outputPath);
+                               StringRef outputPath, StringRef device = "");
 
 } // namespace mlir::tad
 

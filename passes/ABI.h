@@ -33,10 +33,9 @@ inline constexpr llvm::StringLiteral kImplPrefix = "_tad_impl_";
 inline constexpr llvm::StringLiteral kModuleInfoSymbol = "__tad_module";
 /// The runtime's boundary check, called first by every entry point.
 inline constexpr llvm::StringLiteral kCheckCallSymbol = "__tad_check_call";
-/// The device runtime's status of the call that just ran (GPU targets):
-/// int32_t __tad_device_status(const tad_function_info *).
-inline constexpr llvm::StringLiteral kDeviceStatusSymbol =
-    "__tad_device_status";
+/// The boundary check of GPU modules, which accepts device tensors.
+inline constexpr llvm::StringLiteral kCheckDeviceCallSymbol =
+    "__tad_check_device_call";
 /// Value of `tad_module_info::abi_version` (TAD_ABI_VERSION).
 inline constexpr int32_t kAbiVersion = 1;
 

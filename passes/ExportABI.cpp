@@ -19,6 +19,18 @@
 //     entry point (names, dtypes, ranks, shapes), read by the runtime's
 //     tad_module_info().
 //
+// With `device=cuda` (or `emulated`), the implementation runs on device
+// pointers: the entry point checks the call with __tad_check_device_call
+// (tensors may be flagged TAD_MEMORY_DEVICE), then
+//
+//     void *device[num_args + num_results];
+//     status = __tad_cuda_enter(&info_f, args, results, device);
+//     if (status) return status;
+//     _tad_impl_f(device[0], ...);
+//     return __tad_cuda_exit(&info_f, args, results, device);
+//
+// (runtime/include/tad/runtime_internal.h).
+//
 // Every other function definition becomes internal.
 //
 //===----------------------------------------------------------------------===//
@@ -102,10 +114,22 @@ private:
                                      StringRef prefix,
                                      ArrayRef<RankedTensorType> tensors);
 
+  /// The runtime functions an entry point calls.
+  struct RuntimeFunctions {
+    LLVM::LLVMFuncOp checkCall;
+    /// Device targets only.
+    LLVM::LLVMFuncOp enter, exit;
+  };
+
   /// Emits the entry point `fn.name` that checks the call and runs fn.impl.
   void emitEntry(OpBuilder &b, const ExportedFunction &fn,
                  LLVM::GlobalOp functionTable, unsigned index,
-                 LLVM::LLVMFuncOp checkCall, LLVM::LLVMFuncOp deviceStatus);
+                 const RuntimeFunctions &runtime);
+
+  /// The runtime function `name` of type `type`, declared unless the module
+  /// has it; null (after an error) if the module has another `name`.
+  LLVM::LLVMFuncOp getOrDeclare(OpBuilder &b, Location loc, StringRef name,
+                                LLVM::LLVMFunctionType type);
 
   std::optional<AbiTypes> types;
   std::optional<SymbolTable> symbols;
@@ -170,10 +194,31 @@ TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
       });
 }
 
+LLVM::LLVMFuncOp
+TadExportABIPass::getOrDeclare(OpBuilder &b, Location loc, StringRef name,
+                               LLVM::LLVMFunctionType type) {
+  Operation *existing = symbols->lookup(name);
+  if (!existing) {
+    auto fn = LLVM::LLVMFuncOp::create(b, loc, name, type);
+    symbols->insert(fn);
+    return fn;
+  }
+  auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
+  if (!fn) {
+    existing->emitError("symbol '") << name << "' is reserved for the tad runtime";
+    return nullptr;
+  }
+  if (fn.getFunctionType() != type) {
+    fn.emitError("'") << name << "' has type " << fn.getFunctionType()
+                      << ", expected " << type;
+    return nullptr;
+  }
+  return fn;
+}
+
 void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
                                  LLVM::GlobalOp functionTable, unsigned index,
-                                 LLVM::LLVMFuncOp checkCall,
-                                 LLVM::LLVMFuncOp deviceStatus) {
+                                 const RuntimeFunctions &runtime) {
   LLVM::LLVMFuncOp impl = fn.impl;
   Location loc = impl.getLoc();
   auto entry = LLVM::LLVMFuncOp::create(b, loc, fn.name, types->entry);
@@ -195,8 +240,17 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
       b, loc, types->ptr, functionTable.getGlobalType(), table,
       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)},
       LLVM::GEPNoWrapFlags::inbounds);
+  size_t numPointers = fn.signature.args.size() + fn.signature.results.size();
+  Value devicePointers;
+  if (runtime.enter) {
+    // void *device[num_args + num_results]: filled by the device runtime.
+    Value count = LLVM::ConstantOp::create(
+        b, loc, types->i64, std::max<int64_t>(1, numPointers));
+    devicePointers =
+        LLVM::AllocaOp::create(b, loc, types->ptr, types->ptr, count);
+  }
   Value status =
-      LLVM::CallOp::create(b, loc, checkCall,
+      LLVM::CallOp::create(b, loc, runtime.checkCall,
                            ValueRange{info, args, numArgs, results, numResults})
           .getResult();
   Value zero = constantI32(b, loc, 0);
@@ -207,9 +261,40 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   b.setInsertionPointToEnd(failBlock);
   LLVM::ReturnOp::create(b, loc, status);
 
-  // _tad_impl_f(args[0].data, ..., results[0].data, ...); return 0;
   b.setInsertionPointToEnd(runBlock);
   SmallVector<Value> pointers;
+  if (runtime.enter) {
+    // status = enter(&functions[index], args, results, device); if (status)
+    // return status; _tad_impl_f(device[0], ...); return exit(...);
+    Value entered =
+        LLVM::CallOp::create(b, loc, runtime.enter,
+                             ValueRange{info, args, results, devicePointers})
+            .getResult();
+    Block *implBlock = b.createBlock(&entry.getBody());
+    Block *enterFailBlock = b.createBlock(&entry.getBody());
+    LLVM::ReturnOp::create(b, loc, entered);
+    b.setInsertionPointToEnd(runBlock);
+    Value enteredOk =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, entered, zero);
+    LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, enterFailBlock);
+    b.setInsertionPointToEnd(implBlock);
+    for (size_t i = 0; i < numPointers; ++i) {
+      Value slot = LLVM::GEPOp::create(
+          b, loc, types->ptr, types->ptr, devicePointers,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)},
+          LLVM::GEPNoWrapFlags::inbounds);
+      pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, slot));
+    }
+    LLVM::CallOp::create(b, loc, impl, pointers);
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::CallOp::create(b, loc, runtime.exit,
+                             ValueRange{info, args, results, devicePointers})
+            .getResult());
+    return;
+  }
+
+  // _tad_impl_f(args[0].data, ..., results[0].data, ...); return 0;
   auto loadData = [&](Value tensors, size_t count) {
     for (size_t i = 0; i < count; ++i) {
       Value field = LLVM::GEPOp::create(
@@ -222,15 +307,6 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   loadData(args, fn.signature.args.size());
   loadData(results, fn.signature.results.size());
   LLVM::CallOp::create(b, loc, impl, pointers);
-  // GPU targets: the device runtime's first failure during the call, if
-  // any (return __tad_device_status(&functions[index])).
-  if (deviceStatus) {
-    LLVM::ReturnOp::create(
-        b, loc,
-        LLVM::CallOp::create(b, loc, deviceStatus, ValueRange{info})
-            .getResult());
-    return;
-  }
   LLVM::ReturnOp::create(b, loc, zero);
 }
 
@@ -282,26 +358,33 @@ void TadExportABIPass::runOnOperation() {
     }
   }
 
-  // The runtime's check; declared unless the module already has it.
-  auto checkCall =
-      symbols->lookup<LLVM::LLVMFuncOp>(tad::abi::kCheckCallSymbol);
-  if (checkCall && checkCall.getFunctionType() != types->checkCall) {
-    checkCall.emitError("'")
-        << tad::abi::kCheckCallSymbol << "' has type "
-        << checkCall.getFunctionType() << ", expected " << types->checkCall;
+  if (device != "" && device != "cuda" && device != "emulated") {
+    module.emitError("tad-export-abi: unknown device '")
+        << device << "'; expected cuda or emulated";
     return signalPassFailure();
   }
-  if (!checkCall && symbols->lookup(tad::abi::kCheckCallSymbol)) {
-    symbols->lookup(tad::abi::kCheckCallSymbol)->emitError("symbol '")
-        << tad::abi::kCheckCallSymbol << "' is reserved for the tad runtime";
-    return signalPassFailure();
-  }
+  // The runtime's check (and, on a device, the staging around the
+  // implementation); declared unless the module already has them.
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = module.getLoc();
-  if (!checkCall) {
-    checkCall = LLVM::LLVMFuncOp::create(b, loc, tad::abi::kCheckCallSymbol,
-                                         types->checkCall);
-    symbols->insert(checkCall);
+  RuntimeFunctions runtime;
+  runtime.checkCall = getOrDeclare(b, loc,
+                                   device.empty()
+                                       ? tad::abi::kCheckCallSymbol
+                                       : tad::abi::kCheckDeviceCallSymbol,
+                                   types->checkCall);
+  if (!runtime.checkCall)
+    return signalPassFailure();
+  if (!device.empty()) {
+    // int32_t (const tad_function_info *, const tad_tensor *args,
+    //          tad_tensor *results, void **device)
+    auto type = LLVM::LLVMFunctionType::get(
+        types->i32, {types->ptr, types->ptr, types->ptr, types->ptr});
+    std::string prefix = "__tad_" + device;
+    runtime.enter = getOrDeclare(b, loc, prefix + "_enter", type);
+    runtime.exit = getOrDeclare(b, loc, prefix + "_exit", type);
+    if (!runtime.enter || !runtime.exit)
+      return signalPassFailure();
   }
 
   // Rename each implementation out of the way of its entry point.
@@ -393,26 +476,8 @@ void TadExportABIPass::runOnOperation() {
         });
   }
 
-  // int32_t __tad_device_status(const tad_function_info *), from the
-  // device runtime (runtime/src/cuda/).
-  LLVM::LLVMFuncOp deviceStatusFn;
-  if (deviceStatus) {
-    auto type = LLVM::LLVMFunctionType::get(types->i32, {types->ptr});
-    deviceStatusFn =
-        symbols->lookup<LLVM::LLVMFuncOp>(tad::abi::kDeviceStatusSymbol);
-    if (!deviceStatusFn) {
-      deviceStatusFn = LLVM::LLVMFuncOp::create(
-          b, loc, tad::abi::kDeviceStatusSymbol, type);
-      symbols->insert(deviceStatusFn);
-    } else if (deviceStatusFn.getFunctionType() != type) {
-      deviceStatusFn.emitError("'")
-          << tad::abi::kDeviceStatusSymbol << "' has type "
-          << deviceStatusFn.getFunctionType() << ", expected " << type;
-      return signalPassFailure();
-    }
-  }
   for (auto [index, fn] : llvm::enumerate(exported))
-    emitEntry(b, fn, functionTable, index, checkCall, deviceStatusFn);
+    emitEntry(b, fn, functionTable, index, runtime);
 
   // The module table: hidden, so that only the runtime's tad_module_info()
   // reaches it from outside the shared object.

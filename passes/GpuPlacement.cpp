@@ -6,10 +6,11 @@
 //
 //   func.func @f(%x: memref<4x8xf32>, %out: memref<4xf32>) {tad.abi = ...}
 //
-// becomes a host function that allocates device buffers, copies %x in,
-// runs every loop nest on the device (tiled scf.parallel for the upstream
-// mapping passes, single-thread gpu.launch for the rest) and copies %out
-// back. The host never dereferences a device buffer.
+// becomes a host function whose arguments and results are device buffers
+// (the entry point stages host tensors in and out around it: tad-export-abi
+// device=cuda, runtime/src/cuda/staging.h), that runs every loop nest on the
+// device (tiled scf.parallel for the upstream mapping passes, single-thread
+// gpu.launch for the rest). The host never dereferences a device buffer.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ABI.h"
@@ -89,7 +90,8 @@ struct TadGpuPlacePass : tad::impl::TadGpuPlacePassBase<TadGpuPlacePass> {
   void runOnOperation() override;
 
 private:
-  /// Host buffers to device buffers: arguments, results, globals.
+  /// Checks the boundary (device pointers already) and copies the
+  /// constants (host globals) to device buffers.
   LogicalResult moveBoundaryToDevice(func::FuncOp fn,
                                      const tad::abi::Signature &signature);
   /// memref.alloc/alloca/dealloc/copy to their gpu counterparts.
@@ -118,9 +120,8 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
            << " arguments; its tad.abi signature expects "
            << numArgs + signature.results.size();
 
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  SmallVector<Value> deviceBuffers;
-  SmallVector<std::pair<Value, Value>> copyOut; // (host, device)
+  // Arguments and results are device pointers already: the entry point
+  // stages host tensors around the call (tad-export-abi device=cuda).
   for (BlockArgument arg : fn.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -129,21 +130,10 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
              << " of type " << arg.getType()
              << "; the GPU boundary expects static memrefs with the "
                 "identity layout";
-    if (arg.use_empty())
-      continue;
-    Location loc = arg.getLoc();
-    Value device = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
-                                        ValueRange(), ValueRange(),
-                                        ValueRange())
-                       .getMemref();
-    arg.replaceAllUsesWith(device);
-    deviceBuffers.push_back(device);
-    if (arg.getArgNumber() < numArgs)
-      gpu::MemcpyOp::create(b, loc, TypeRange(), ValueRange(), device, arg);
-    else
-      copyOut.push_back({arg, device});
   }
 
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Value> deviceBuffers;
   // Constants (memref.get_global of bufferized dense tensors) live in host
   // memory: copy each to the device once, at entry.
   SmallVector<memref::GetGlobalOp> globals;
@@ -167,9 +157,6 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
   }
 
   b.setInsertionPoint(returnOp);
-  for (auto [host, device] : copyOut)
-    gpu::MemcpyOp::create(b, returnOp.getLoc(), TypeRange(), ValueRange(),
-                          host, device);
   for (Value device : deviceBuffers)
     gpu::DeallocOp::create(b, returnOp.getLoc(), TypeRange(), ValueRange(),
                            device);
@@ -239,7 +226,8 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
     group.clear();
   };
   for (Operation &op : llvm::make_early_inc_range(entry)) {
-    if (isa<scf::ParallelOp>(op)) {
+    // The terminator ends the last group (never hoisted above it).
+    if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>()) {
       closeGroup();
       continue;
     }

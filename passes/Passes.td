@@ -67,9 +67,11 @@ def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
     table that `tad_module_info()` returns.
   }];
   let options = [
-    Option<"deviceStatus", "device-status", "bool", /*default=*/"false",
-           "Return the device runtime's status after the implementation "
-           "runs (__tad_device_status, GPU targets)">,
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "GPU targets: 'cuda' or 'emulated'. The implementation then runs "
+           "on device pointers that the device runtime stages around it "
+           "(__tad_<device>_enter/exit), and tensors flagged "
+           "TAD_MEMORY_DEVICE are accepted">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -128,11 +130,12 @@ def TadGpuPlacePass : Pass<"tad-gpu-place", "::mlir::func::FuncOp"> {
   let summary = "Put an exported function's buffers and loops on the GPU";
   let description = [{
     Runs on buffers, after `convert-linalg-to-parallel-loops`, on functions
-    carrying a `tad.abi` signature (bare host pointers: arguments, then
+    carrying a `tad.abi` signature (bare pointers: arguments, then
     results). Makes the function a host-side driver of GPU work:
 
-      - each argument is copied to a `gpu.alloc` buffer on entry, each
-        result is computed into one and copied back before returning;
+      - arguments and results are device buffers already (the entry point
+        stages host tensors in and out around the call, or passes device
+        tensors through: `tad-export-abi{device=cuda}`);
       - `memref.alloc`/`alloca`/`dealloc` become `gpu.alloc`/`gpu.dealloc`,
         `memref.get_global` constants are copied to the device, contiguous
         `memref.copy` between whole buffers becomes `gpu.memcpy`;

@@ -67,16 +67,21 @@ static const char *dtype_text(int32_t dtype) {
 
 /* Checks one argument or result (`what`) against its static type. */
 static int32_t check_tensor(const char *fn, const char *what, int64_t index,
-                            const tad_tensor *t, const tad_tensor_type *type) {
-  if (t->dtype != type->dtype) {
-    const char *actual = __tad_dtype_name(t->dtype);
+                            const tad_tensor *t, const tad_tensor_type *type,
+                            int accept_device) {
+  /* Memory flags sit above the dtype code; unknown flags make the code
+   * unknown. */
+  int device = t->dtype >= 0 && (t->dtype & TAD_MEMORY_DEVICE);
+  int32_t dtype = device ? t->dtype & ~TAD_MEMORY_DEVICE : t->dtype;
+  if (dtype != type->dtype) {
+    const char *actual = __tad_dtype_name(dtype);
     if (actual)
       __tad_set_error("%s: %s %" PRId64 " has dtype %s, expected %s", fn, what,
                       index, actual, dtype_text(type->dtype));
     else
       __tad_set_error("%s: %s %" PRId64 " has unknown dtype %" PRId32
                       ", expected %s",
-                      fn, what, index, t->dtype, dtype_text(type->dtype));
+                      fn, what, index, dtype, dtype_text(type->dtype));
     return TAD_ERROR_DTYPE;
   }
 
@@ -108,6 +113,13 @@ static int32_t check_tensor(const char *fn, const char *what, int64_t index,
                     index);
     return TAD_ERROR_NULL;
   }
+  if (device && !accept_device) {
+    __tad_set_error("%s: %s %" PRId64 " is in device memory, but this module "
+                    "runs on the CPU (pass host memory, or compile with "
+                    "--target=cuda)",
+                    fn, what, index);
+    return TAD_ERROR_MEMORY;
+  }
   return TAD_OK;
 }
 
@@ -127,9 +139,9 @@ static int32_t check_count(const char *fn, const char *what, int32_t expected,
   return TAD_OK;
 }
 
-int32_t __tad_check_call(const tad_function_info *fn, const tad_tensor *args,
-                         int64_t num_args, tad_tensor *results,
-                         int64_t num_results) {
+static int32_t check_call(const tad_function_info *fn, const tad_tensor *args,
+                          int64_t num_args, tad_tensor *results,
+                          int64_t num_results, int accept_device) {
   if (!fn) {
     __tad_set_error("tad: call without a function signature");
     return TAD_ERROR_NULL;
@@ -141,12 +153,32 @@ int32_t __tad_check_call(const tad_function_info *fn, const tad_tensor *args,
                             results)))
     return status;
   for (int64_t i = 0; i < num_args; ++i)
-    if ((status = check_tensor(name, "argument", i, &args[i], &fn->args[i])))
+    if ((status = check_tensor(name, "argument", i, &args[i], &fn->args[i],
+                               accept_device)))
       return status;
   for (int64_t i = 0; i < num_results; ++i)
-    if ((status =
-             check_tensor(name, "result", i, &results[i], &fn->results[i])))
+    if ((status = check_tensor(name, "result", i, &results[i],
+                               &fn->results[i], accept_device)))
       return status;
   __tad_clear_error();
   return TAD_OK;
+}
+
+int32_t __tad_check_call(const tad_function_info *fn, const tad_tensor *args,
+                         int64_t num_args, tad_tensor *results,
+                         int64_t num_results) {
+  return check_call(fn, args, num_args, results, num_results, 0);
+}
+
+int32_t __tad_check_device_call(const tad_function_info *fn,
+                                const tad_tensor *args, int64_t num_args,
+                                tad_tensor *results, int64_t num_results) {
+  return check_call(fn, args, num_args, results, num_results, 1);
+}
+
+int64_t __tad_tensor_bytes(const tad_tensor *t) {
+  int64_t bytes = __tad_dtype_size(TAD_DTYPE_CODE(t->dtype));
+  for (int32_t d = 0; d < t->rank; ++d)
+    bytes *= t->shape[d];
+  return bytes;
 }

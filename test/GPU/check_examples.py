@@ -35,10 +35,14 @@ def load(name):
     return module
 
 
+KERNELS = ["naive"]  # --gpu-kernels
+
+
 def emulate(name):
     compile_cpu = tad.testing._compile
     tad.testing._compile = functools.partial(
-        compile_cpu, target="cuda", extra_args=["--gpu-emulate"])
+        compile_cpu, target="cuda",
+        extra_args=["--gpu-emulate", "--gpu-kernels=" + KERNELS[0]])
     try:
         failed = 0
         for dtype in (torch.float64, torch.float32):
@@ -58,7 +62,7 @@ def ptx(name, ptxas, workdir):
     for arch in ("sm_90", "sm_80"):
         out = os.path.join(workdir, "%s.%s.ptx" % (name, arch))
         run = subprocess.run([tadc, source, "--target=cuda", "--gpu-arch=" + arch,
-                              "--vjp=forward", "--jvp=forward", "--emit=ptx",
+                              "--gpu-kernels=" + KERNELS[0], "--vjp=forward", "--jvp=forward", "--emit=ptx",
                               "-o", out], capture_output=True, text=True)
         why = run.stderr.strip().splitlines()[:1] if run.returncode else None
         if not why and ptxas:
@@ -80,7 +84,9 @@ def main(argv):
     parser.add_argument("--emulate", action="store_true")
     parser.add_argument("--ptx", action="store_true")
     parser.add_argument("--ptxas", default="")
+    parser.add_argument("--gpu-kernels", default="naive", choices=("naive", "tiled"))
     args = parser.parse_args(argv)
+    KERNELS[0] = args.gpu_kernels
     failed = 0
     with tempfile.TemporaryDirectory() as workdir:
         for name in args.names:

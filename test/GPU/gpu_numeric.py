@@ -20,6 +20,7 @@ with the kernels run as loops on the CPU (no PTX, no GPU). It checks the
 placement and mapping on any machine, not the NVPTX code or the runtime.
 
   gpu_numeric.py [FAMILY...] [--dtype=f64,f32] [--gpu-arch=sm_90] [--emulate]
+                 [--gpu-kernels=naive|tiled]
 """
 
 import argparse
@@ -48,8 +49,12 @@ func.func @probe(%x: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
+KERNELS = ["naive"]  # --gpu-kernels
+
+
 def gpu_flags(arch, emulate):
-    return ["--gpu-arch=" + arch] + (["--gpu-emulate"] if emulate else [])
+    return (["--gpu-arch=" + arch, "--gpu-kernels=" + KERNELS[0]] +
+            (["--gpu-emulate"] if emulate else []))
 
 
 def gpu_available(arch, emulate):
@@ -139,7 +144,9 @@ def main(argv):
     parser.add_argument("--dtype", default="f64,f32")
     parser.add_argument("--gpu-arch", default="sm_90")
     parser.add_argument("--emulate", action="store_true")
+    parser.add_argument("--gpu-kernels", default="naive", choices=("naive", "tiled"))
     args = parser.parse_args(argv)
+    KERNELS[0] = args.gpu_kernels
     why = gpu_available(args.gpu_arch, args.emulate)
     if why is not None:
         print("SKIP: GPU execution tests not run: %s" % why)
@@ -166,9 +173,10 @@ def main(argv):
                     print("FAIL %s: %s" % (label, why))
                 sys.stdout.flush()
     print("%d passed, %d failed, %d expected failures, %d not applicable "
-          "(%s vs CPU, %s)" % (passed, failed, xfailed, skipped,
-                               "emulated GPU" if args.emulate else "GPU",
-                               args.dtype))
+          "(%s vs CPU, %s, %s kernels)" % (
+              passed, failed, xfailed, skipped,
+              "emulated GPU" if args.emulate else "GPU", args.dtype,
+              args.gpu_kernels))
     return 1 if failed else 0
 
 

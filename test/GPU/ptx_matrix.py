@@ -9,6 +9,7 @@ listed in XFAIL below with its reason) or XPASS; a summary line at the end.
 Exits 1 on FAIL or XPASS.
 
   ptx_matrix.py [FAMILY...] [--arch=sm_90,sm_80] [--ptxas=PATH] [--f32]
+                [--gpu-kernels=naive|tiled]
   ptx_matrix.py --list     # the families
 """
 
@@ -38,7 +39,7 @@ def first_error(output):
     return (lines or output.splitlines() or ["(no output)"])[0].strip()
 
 
-def check_case(case, tadc, archs, ptxas, f32, workdir):
+def check_case(case, tadc, archs, ptxas, f32, workdir, kernels="naive"):
     """Returns None on success, else the reason of the first failure."""
     modes = getattr(case, "modes", ("vjp", "jvp"))
     flags = []
@@ -53,6 +54,7 @@ def check_case(case, tadc, archs, ptxas, f32, workdir):
     for arch in archs:
         ptx = os.path.join(workdir, "case.%s.ptx" % arch)
         run = subprocess.run([tadc, source, "--target=cuda", "--gpu-arch=" + arch,
+                              "--gpu-kernels=" + kernels,
                               "--emit=ptx", "-o", ptx] + flags,
                              capture_output=True, text=True)
         if run.returncode != 0:
@@ -79,6 +81,7 @@ def main(argv):
     parser.add_argument("--f32", action="store_true",
                         help="compile the cases with f32 instead of f64 tensors")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--gpu-kernels", default="naive", choices=("naive", "tiled"))
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(FAMILIES))
@@ -89,7 +92,7 @@ def main(argv):
         for family in args.families or list(FAMILIES):
             for case in FAMILIES[family]:
                 why = check_case(case, args.tadc, archs, args.ptxas, args.f32,
-                                 workdir)
+                                 workdir, args.gpu_kernels)
                 label = "%s [%s]" % (case.name, family)
                 known = XFAIL.get(case.name)
                 if why is None and known is None:
@@ -104,9 +107,10 @@ def main(argv):
                 else:
                     failed += 1
                     print("FAIL %s: %s" % (label, why))
-    print("%d passed, %d failed, %d expected failures (%s%s)" % (
+    print("%d passed, %d failed, %d expected failures (%s%s%s)" % (
         passed, failed, xfailed, "+".join(archs),
-        ", ptxas" if args.ptxas else ", not assembled"))
+        ", ptxas" if args.ptxas else ", not assembled",
+        ", tiled kernels" if args.gpu_kernels == "tiled" else ""))
     return 1 if failed else 0
 
 

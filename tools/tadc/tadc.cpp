@@ -142,6 +142,19 @@ static cl::opt<bool> gpuEmulate(
              "pipeline's kernels as loops on the host CPU (no PTX)"),
     cl::Hidden, cl::cat(tadcCategory));
 
+enum class GpuKernels { Naive, Tiled };
+static cl::opt<GpuKernels> gpuKernels(
+    "gpu-kernels",
+    cl::desc("Matmul kernels for --target=cuda (default naive)"),
+    cl::values(clEnumValN(GpuKernels::Naive, "naive",
+                          "one thread per output element, sequential k loop "
+                          "(verified under --gpu-emulate)"),
+               clEnumValN(GpuKernels::Tiled, "tiled",
+                          "64x64 shared-memory tiles, a 4x4 register tile "
+                          "per thread (PTX checked by ptxas; its CPU "
+                          "emulation is checked, not yet run on a GPU)")),
+    cl::init(GpuKernels::Naive), cl::cat(tadcCategory));
+
 static cl::opt<unsigned>
     optLevel("O", cl::desc("Optimization level (-O0 to -O3, default -O2)"),
              cl::Prefix, cl::init(2), cl::value_desc("level"),
@@ -332,11 +345,13 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
            << "; expected sm_80 or sm_90";
   if (target != Target::CUDA &&
       (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
-       cudaPath.getNumOccurrences() || gpuEmulate))
+       cudaPath.getNumOccurrences() || gpuEmulate ||
+       gpuKernels.getNumOccurrences()))
     return emitError(UnknownLoc::get(&context))
            << (emit == Emit::PTX                 ? "--emit=ptx"
                : gpuArch.getNumOccurrences()     ? "--gpu-arch"
                : cudaPath.getNumOccurrences()    ? "--cuda-path"
+               : gpuKernels.getNumOccurrences()  ? "--gpu-kernels"
                                                  : "--gpu-emulate")
            << " needs --target=cuda";
   if (gpuEmulate && emit == Emit::PTX)
@@ -458,6 +473,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       gpuOptions.optLevel = optLevel;
       gpuOptions.chip = gpuArch;
       gpuOptions.emulate = gpuEmulate;
+      gpuOptions.kernels =
+          gpuKernels == GpuKernels::Tiled ? "tiled" : "naive";
       gpuOptions.cudaPath = cudaPath.getNumOccurrences()
                                 ? cudaPath.getValue()
                                 : tad::findCudaToolkit();
@@ -570,9 +587,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return failure();
   {
     TimingScope linkTiming = timing.nest("Link");
+    StringRef device = target != Target::CUDA ? ""
+                       : gpuEmulate             ? "emulated"
+                                                : "cuda";
     if (failed(tad::linkSharedObject(&context, objectPath, runtimeArchive,
                                      getEntryPoints(*module),
-                                     (*output)->getTempPath())))
+                                     (*output)->getTempPath(), device)))
       return failure();
   }
   return (*output)->commit(&context);

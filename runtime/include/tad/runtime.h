@@ -23,6 +23,10 @@
  *  - Calls are re-entrant: threads may call concurrently on distinct
  *    result buffers. Errors are per thread, and a message stays valid
  *    until the same thread's next call into the module.
+ *  - GPU modules (tadc --target=cuda) also take tensors that live in device
+ *    memory (tad_device_alloc below), marked TAD_MEMORY_DEVICE in `dtype`:
+ *    they are used in place, without a copy. Host tensors are copied to
+ *    the device and back on each call.
  *
  * This header has no dependency on MLIR or LLVM.
  *===----------------------------------------------------------------------===*/
@@ -55,7 +59,18 @@ typedef enum tad_status {
   TAD_ERROR_RANK = 4,      /* rank differs from the signature */
   TAD_ERROR_SHAPE = 5,     /* a dimension differs from the signature */
   TAD_ERROR_RUNTIME = 6,   /* failure while running (e.g. device error) */
+  TAD_ERROR_MEMORY = 7,    /* device memory passed where the module cannot
+                              use it (a CPU module), or not device memory */
 } tad_status;
+
+/* Memory flags, or'ed into tad_tensor.dtype above the tad_dtype code.
+ * TAD_MEMORY_DEVICE: `data` is device memory from tad_device_alloc (of any
+ * GPU module of the same device kind in this process); GPU modules use it
+ * in place, CPU modules reject it with TAD_ERROR_MEMORY. Without the flag,
+ * `data` is host memory. Signatures (tad_tensor_type) never carry flags. */
+#define TAD_MEMORY_DEVICE 0x10000
+/* The tad_dtype code of a tad_tensor.dtype (flags removed). */
+#define TAD_DTYPE_CODE(dtype) ((dtype) < 0 ? (dtype) : ((dtype) & 0xffff))
 
 /* A tensor at the boundary: contiguous, row-major, caller-owned. */
 typedef struct tad_tensor {
@@ -105,6 +120,25 @@ const char *tad_last_error(void);
 const char *tad_dtype_name(int32_t dtype);
 /* Bytes per element of a dtype, 0 if unknown. */
 int64_t tad_dtype_size(int32_t dtype);
+
+/* Device memory: exported by GPU modules only (tadc --target=cuda), absent
+ * from CPU modules. Memory from one GPU module is valid in every GPU module
+ * of the same device kind in the process (one CUDA context per process), so
+ * tensors can stay on the device across calls and across modules. Each
+ * returns a tad_status (TAD_OK, or TAD_ERROR_RUNTIME with a message
+ * "tad_device_alloc: CUDA: ..." for tad_last_error()); copies are complete
+ * when they return. Sizes are in bytes; 0 bytes is valid (null memory). */
+
+/* "cuda", or "emulated" for a module compiled with --gpu-emulate (a testing
+ * aid whose "device" memory is host memory and whose kernels run on the
+ * CPU). Device memory of one kind must not be passed to the other. */
+const char *tad_device_name(void);
+int32_t tad_device_alloc(int64_t bytes, void **device);
+/* Frees memory from tad_device_alloc (null: nothing to do). */
+int32_t tad_device_free(void *device);
+/* Host to device and device to host. */
+int32_t tad_device_upload(void *device, const void *host, int64_t bytes);
+int32_t tad_device_download(void *host, const void *device, int64_t bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */

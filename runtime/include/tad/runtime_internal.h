@@ -69,10 +69,46 @@ TAD_HIDDEN void __tad_set_error(const char *fmt, ...) TAD_PRINTF_FORMAT(1, 2);
 /* Clears the calling thread's last error (tad_last_error() returns ""). */
 TAD_HIDDEN void __tad_clear_error(void);
 
-/* GPU modules (src/cuda/): after the implementation of `fn` ran, TAD_OK, or
- * TAD_ERROR_RUNTIME if a device operation of this call failed, with the
- * message "fn: CUDA: ..." stored for tad_last_error(). */
-TAD_HIDDEN int32_t __tad_device_status(const tad_function_info *fn);
+/* __tad_check_call for GPU modules: also accepts tensors flagged
+ * TAD_MEMORY_DEVICE (which __tad_check_call rejects with TAD_ERROR_MEMORY). */
+TAD_HIDDEN int32_t __tad_check_device_call(const tad_function_info *fn,
+                                           const tad_tensor *args,
+                                           int64_t num_args,
+                                           tad_tensor *results,
+                                           int64_t num_results);
+
+/* GPU modules (src/cuda/): the entry point of `fn`, after the boundary check,
+ * calls
+ *
+ *   void *device[num_args + num_results];
+ *   status = __tad_cuda_enter(fn, args, results, device);
+ *   if (status != TAD_OK) return status;
+ *   _tad_impl_fn(device[0], ..., device[num_args + num_results - 1]);
+ *   return __tad_cuda_exit(fn, args, results, device);
+ *
+ * enter() gives the implementation a device pointer per tensor: a device
+ * tensor's own `data`, or a fresh device buffer (a host argument copied
+ * into it); it also opens the call's stream, which the implementation's
+ * mgpuStreamCreate returns. exit() copies the host results back, frees the
+ * staging buffers and the stream, and returns TAD_OK, or TAD_ERROR_RUNTIME
+ * with the message "fn: CUDA: ..." if a device operation of the call
+ * failed. The __tad_emulated_* pair (--gpu-emulate) does the same with host
+ * memory. */
+TAD_HIDDEN int32_t __tad_cuda_enter(const tad_function_info *fn,
+                                    const tad_tensor *args,
+                                    tad_tensor *results, void **device);
+TAD_HIDDEN int32_t __tad_cuda_exit(const tad_function_info *fn,
+                                   const tad_tensor *args,
+                                   tad_tensor *results, void **device);
+TAD_HIDDEN int32_t __tad_emulated_enter(const tad_function_info *fn,
+                                        const tad_tensor *args,
+                                        tad_tensor *results, void **device);
+TAD_HIDDEN int32_t __tad_emulated_exit(const tad_function_info *fn,
+                                       const tad_tensor *args,
+                                       tad_tensor *results, void **device);
+
+/* Bytes of the data of a tensor that passed the boundary check. */
+TAD_HIDDEN int64_t __tad_tensor_bytes(const tad_tensor *t);
 
 /* Name and element size of a dtype, for runtime code: the same answers as
  * tad_dtype_name/tad_dtype_size, but bound inside this module. Unknown

@@ -9,17 +9,23 @@
 Every call goes through the module's own boundary check, so a wrong shape,
 dtype or argument count raises ``tad.TadError`` with the message a C caller
 would read from ``tad_last_error()``. See docs/abi.md for the C ABI.
+
+GPU modules (``tad.compile(..., target="cuda")``) also take arrays that stay
+in device memory across calls (``m.device_array(x)``, ``tad.DeviceArray``;
+docs/gpu.md).
 """
 
 from ._abi import ABI_VERSION
 from ._abi import ERROR_ARG_COUNT as STATUS_ARG_COUNT
 from ._abi import ERROR_DTYPE as STATUS_DTYPE
+from ._abi import ERROR_MEMORY as STATUS_MEMORY
 from ._abi import ERROR_NULL as STATUS_NULL
 from ._abi import ERROR_RANK as STATUS_RANK
 from ._abi import ERROR_RUNTIME as STATUS_RUNTIME
 from ._abi import ERROR_SHAPE as STATUS_SHAPE
 from ._abi import OK as STATUS_OK
 from .compiler import CompileError, compile, find_tadc
+from .device import DeviceArray, device_array
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from .torch_import import TadImportError, UnsupportedOpError, from_torch
@@ -29,7 +35,8 @@ __all__ = [
     "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
     "TadError", "TensorType", "compile", "find_tadc", "load",
     "STATUS_OK", "STATUS_ARG_COUNT", "STATUS_NULL", "STATUS_DTYPE",
-    "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME",
+    "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",
+    "DeviceArray", "device_array",
     "from_torch", "TadImportError", "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
 ]

@@ -99,6 +99,10 @@ ERROR_DTYPE = 3
 ERROR_RANK = 4
 ERROR_SHAPE = 5
 ERROR_RUNTIME = 6
+ERROR_MEMORY = 7
+
+#: Memory flag or'ed into ``Tensor.dtype``: ``data`` is device memory.
+MEMORY_DEVICE = 0x10000
 
 #: Passed as the dtype of an array whose NumPy dtype has no tad code, so
 #: that the module's own check reports it in its place among the others.
@@ -118,3 +122,28 @@ def bind(lib):
     last_error.argtypes = []
     last_error.restype = ctypes.c_char_p
     return module_info, last_error
+
+
+def bind_device(lib):
+    """The device memory API of a GPU module ``lib`` as a dict of ctypes
+    functions (``name``, ``alloc``, ``free``, ``upload``, ``download``), or
+    None for a module without it (a CPU module)."""
+    try:
+        functions = {
+            "name": lib.tad_device_name, "alloc": lib.tad_device_alloc,
+            "free": lib.tad_device_free, "upload": lib.tad_device_upload,
+            "download": lib.tad_device_download}
+    except AttributeError:
+        return None
+    functions["name"].argtypes = []
+    functions["name"].restype = ctypes.c_char_p
+    functions["alloc"].argtypes = [ctypes.c_int64,
+                                   ctypes.POINTER(ctypes.c_void_p)]
+    functions["free"].argtypes = [ctypes.c_void_p]
+    functions["upload"].argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                    ctypes.c_int64]
+    functions["download"].argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                      ctypes.c_int64]
+    for name in ("alloc", "free", "upload", "download"):
+        functions[name].restype = ctypes.c_int32
+    return functions

@@ -9,6 +9,7 @@ from typing import NamedTuple, Optional, Tuple
 import numpy as np
 
 from . import _abi
+from .device import DeviceArray
 
 
 class TadError(ValueError):
@@ -69,6 +70,14 @@ class Function:
     Results are allocated from the signature and returned: one array, or a
     tuple when the function has several results (for ``f_vjp``: the results,
     then the gradients).
+
+    GPU modules also take ``tad.DeviceArray`` arguments, used in place (no
+    copy). ``out=`` gives the result buffers (a sequence with one entry per
+    result, or the array itself for one result): a NumPy array (C-contiguous,
+    writeable), a ``DeviceArray``, or None to allocate one. With
+    ``device_results=True`` the allocated results are ``DeviceArray``s
+    instead of NumPy arrays. Results must not overlap the arguments or each
+    other (checked for ``out``).
     """
 
     def __init__(self, module: "Module", signature: Signature, entry: int):
@@ -102,20 +111,97 @@ class Function:
                 _abi.ERROR_DTYPE)
         return np.require(array, dtype=dtype, requirements=("C", "A"))
 
-    def __call__(self, *args):
-        arrays = [self._as_array(i, a) for i, a in enumerate(args)]
+    def _check_device_array(self, what: str, index: int, array) -> None:
+        """Rejects a freed device array, or one of another device kind
+        (CPU modules reject device arrays themselves)."""
+        if array.freed:
+            raise TadError(f"{self.name}: {what} {index} is a freed device "
+                           "array", _abi.ERROR_NULL)
+        device = self.module.device
+        if device is not None and array.device != device:
+            raise TadError(f"{self.name}: {what} {index} is a device array of "
+                           f"a '{array.device}' module; this module runs on "
+                           f"'{device}'", _abi.ERROR_MEMORY)
+
+    def _results(self, out, device_results: bool) -> list:
+        """The result buffers: from ``out``, else allocated."""
+        n = len(self.signature.results)
+        if out is None:
+            out = [None] * n
+        elif n == 1 and not isinstance(out, (list, tuple)):
+            out = [out]
+        else:
+            out = list(out)
+            if len(out) != n:
+                raise TadError(f"{self.name}: out= has {len(out)} entries, "
+                               f"expected {n} (one per result)",
+                               _abi.ERROR_ARG_COUNT)
+        if device_results and self.module.device is None:
+            raise TadError(f"{self.name}: device_results=True needs a GPU "
+                           "module; this one runs on the CPU",
+                           _abi.ERROR_MEMORY)
         results = []
-        for i, t in enumerate(self.signature.results):
-            if None in t.shape:
-                raise TadError(f"{self.name}: result {i} has a dynamic shape, "
-                               "which the Python loader cannot allocate yet",
-                               _abi.ERROR_SHAPE)
-            results.append(np.empty(t.shape, t.dtype))
+        for i, (t, o) in enumerate(zip(self.signature.results, out)):
+            if o is None:
+                if None in t.shape:
+                    raise TadError(f"{self.name}: result {i} has a dynamic "
+                                   "shape, which the Python loader cannot "
+                                   "allocate yet", _abi.ERROR_SHAPE)
+                o = (self.module.device_empty(t.shape, t.dtype)
+                     if device_results else np.empty(t.shape, t.dtype))
+            elif isinstance(o, DeviceArray):
+                self._check_device_array("result", i, o)
+            elif isinstance(o, np.ndarray):
+                if not (o.flags.c_contiguous and o.flags.writeable):
+                    raise TadError(f"{self.name}: result {i} (out=) must be "
+                                   "a writeable C-contiguous array",
+                                   _abi.ERROR_MEMORY)
+            else:
+                raise TypeError(f"{self.name}: result {i} (out=) must be a "
+                                "NumPy array, a tad.DeviceArray or None, not "
+                                f"{type(o).__name__}")
+            results.append(o)
+        return results
+
+    def _check_overlap(self, arrays, results, given) -> None:
+        """Results given with out= must not overlap arguments or results."""
+        def span(a):
+            if isinstance(a, DeviceArray):
+                start = a.data_ptr
+                return ("device", start, start + a.nbytes)
+            start = a.ctypes.data
+            return ("host", start, start + a.nbytes)
+        spans = [("argument", i, span(a)) for i, a in enumerate(arrays)]
+        spans += [("result", i, span(r)) for i, r in enumerate(results)]
+        for i in given:
+            kind, lo, hi = span(results[i])
+            for what, j, (other_kind, olo, ohi) in spans:
+                if (what, j) == ("result", i) or other_kind != kind:
+                    continue
+                if lo < ohi and olo < hi:
+                    raise TadError(f"{self.name}: result {i} (out=) overlaps "
+                                   f"{what} {j}; results must not overlap "
+                                   "arguments or other results",
+                                   _abi.ERROR_MEMORY)
+
+    def __call__(self, *args, out=None, device_results=False):
+        arrays = [a if isinstance(a, DeviceArray) else self._as_array(i, a)
+                  for i, a in enumerate(args)]
+        for i, a in enumerate(arrays):
+            if isinstance(a, DeviceArray):
+                self._check_device_array("argument", i, a)
+        results = self._results(out, device_results)
+        if out is not None:
+            given = [i for i, o in enumerate(
+                out if isinstance(out, (list, tuple)) else [out])
+                if o is not None]
+            self._check_overlap(arrays, results, given)
 
         # Arrays whose NumPy dtype has no tad code are passed with an
         # invalid code, so that the module reports them in order.
         unsupported = {i: a.dtype for i, a in enumerate(arrays)
-                       if a.dtype not in _abi.DTYPE_CODES}
+                       if not isinstance(a, DeviceArray) and
+                       a.dtype not in _abi.DTYPE_CODES}
         keep = []  # shape buffers, alive until the call returns
 
         def tensors(arrays):
@@ -125,9 +211,14 @@ class Function:
             for i, array in enumerate(arrays):
                 shape = (ctypes.c_int64 * array.ndim)(*array.shape)
                 keep.append(shape)
-                out[i].data = array.ctypes.data
                 out[i].shape = shape if array.ndim else None
                 out[i].rank = array.ndim
+                if isinstance(array, DeviceArray):
+                    out[i].data = array.data_ptr or None
+                    out[i].dtype = (_abi.DTYPE_CODES[array.dtype] |
+                                    _abi.MEMORY_DEVICE)
+                    continue
+                out[i].data = array.ctypes.data
                 out[i].dtype = _abi.DTYPE_CODES.get(array.dtype,
                                                     _abi.DTYPE_UNSUPPORTED)
             return out
@@ -188,6 +279,28 @@ class Module:
                                                        info.entry)
         self.functions = {name: f.signature
                           for name, f in self._functions.items()}
+        #: The device memory API of a GPU module, None for a CPU module.
+        self._device_api = _abi.bind_device(self._lib)
+        #: ``"cuda"`` or ``"emulated"`` (``--gpu-emulate``) for a GPU module,
+        #: None for a CPU module.
+        self.device = (self._device_api["name"]().decode("utf-8")
+                       if self._device_api else None)
+
+    def device_array(self, values, dtype=None) -> DeviceArray:
+        """A copy of ``values`` (a NumPy array, or anything ``np.asarray``
+        takes; ``dtype`` converts it first) in this GPU module's device
+        memory, for calls without copies. Raises ``TadError`` for a CPU
+        module."""
+        if isinstance(values, DeviceArray):
+            values = values.numpy()
+        array = np.asarray(values, dtype=dtype)
+        result = DeviceArray(self, array.shape, array.dtype)
+        return result.upload(array)
+
+    def device_empty(self, shape, dtype=np.float32) -> DeviceArray:
+        """Uninitialized device memory for an array of ``shape`` and
+        ``dtype`` (for ``out=``)."""
+        return DeviceArray(self, shape, dtype)
 
     def __getattr__(self, name: str) -> Function:
         # Only called when normal lookup fails.

@@ -19,7 +19,10 @@ The generated program (``step.mlir``) has three public functions:
 
 Every result is a separate buffer (the ABI's results never alias its
 arguments), so the caller passes the old parameters and state and gets new
-ones; ``TrainStep`` swaps them. See docs/importer.md.
+ones; ``TrainStep`` swaps them. With ``target="cuda"`` the parameters,
+buffers and optimizer state stay in device memory (``tad.DeviceArray``, two
+sets used in turn): a step copies only its data in and the loss out. See
+docs/importer.md and docs/gpu.md.
 """
 
 import math
@@ -180,10 +183,16 @@ class TrainStep:
     targets), replaces ``params``, ``buffers`` and ``state`` by the new ones
     and returns the loss as a float. ``module`` is the loaded ``tad.Module``
     (functions ``loss``, ``loss_vjp``, ``train_step``); ``mlir`` its source.
+
+    On a GPU module (with ``device_resident``, the default) ``params``,
+    ``buffers`` and ``state`` are ``tad.DeviceArray``s, and each step writes
+    the new values into a second set (``out=``) and swaps: nothing but the
+    data and the loss crosses to and from the device. ``np.asarray(p)``
+    copies one to the host.
     """
 
     def __init__(self, module, mlir, param_names, params, buffer_names, buffers,
-                 state, optimizer, compile_seconds):
+                 state, optimizer, compile_seconds, device_resident=True):
         self.module = module
         self.mlir = mlir
         self.param_names = list(param_names)
@@ -193,9 +202,22 @@ class TrainStep:
         self.state = list(state)
         self.optimizer = optimizer
         self.compile_seconds = compile_seconds
+        #: The second set of device buffers, written by the next step.
+        self._spare = None
+        if device_resident and getattr(module, "device", None):
+            self.params = [module.device_array(a) for a in self.params]
+            self.buffers = [module.device_array(a) for a in self.buffers]
+            self.state = [module.device_array(a) for a in self.state]
+            self._spare = [module.device_empty(a.shape, a.dtype)
+                           for a in self.params + self.buffers + self.state]
 
     def __call__(self, *data) -> float:
-        out = self.module.train_step(*data, *self.params, *self.buffers, *self.state)
+        old = self.params + self.buffers + self.state
+        if self._spare is not None:
+            out = self.module.train_step(*data, *old, out=[None] + self._spare)
+            self._spare = old
+        else:
+            out = self.module.train_step(*data, *old)
         np_, nb = len(self.params), len(self.buffers)
         self.params = list(out[1:1 + np_])
         self.buffers = list(out[1 + np_:1 + np_ + nb])
@@ -312,7 +334,8 @@ def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
 
 
 def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
-                       optimizer=None, opt_level=3, output=None) -> TrainStep:
+                       optimizer=None, opt_level=3, output=None, target="cpu",
+                       extra_args=(), device_resident=True) -> TrainStep:
     """Compiles one training step of ``model`` with tadc.
 
     The loss is ``loss_fn(model(*inputs), *targets)``, or ``model(*inputs,
@@ -320,7 +343,9 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     loss); it must be a scalar float tensor. ``optimizer``: ``tad.SGD``,
     ``tad.Adam`` or ``tad.AdamW`` (default ``SGD()``). The returned
     ``TrainStep`` starts from the model's current parameters and zero
-    optimizer state.
+    optimizer state. ``target`` and ``extra_args`` go to ``tad.compile``;
+    on a GPU target the values stay in device memory between steps unless
+    ``device_resident`` is False.
     """
     import time
     if not isinstance(example_inputs, (tuple, list)):
@@ -334,8 +359,9 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     text, pnames, bnames, bvalues, state = train_step_mlir(
         model, inputs, targets, loss_fn, optimizer)
     start = time.time()
-    module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output)
+    module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
+                      target=target, extra_args=extra_args)
     seconds = time.time() - start
     params = [_np(p) for _, p in model.named_parameters()]
     return TrainStep(module, text, pnames, params, bnames, bvalues, state,
-                     optimizer or SGD(), seconds)
+                     optimizer or SGD(), seconds, device_resident)

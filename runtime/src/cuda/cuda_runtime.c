@@ -9,11 +9,22 @@
  * builds, links and loads on a machine without CUDA, and a call on such a
  * machine fails cleanly with TAD_ERROR_RUNTIME and a message.
  *
+ * Calls: the entry point of a function brackets its implementation with
+ * __tad_cuda_enter and __tad_cuda_exit (runtime_internal.h): enter opens
+ * the call's stream (the implementation's mgpuStreamCreate returns it, so
+ * the staging copies and the kernels are ordered on one stream) and stages
+ * the host tensors into device buffers (staging.h); tensors flagged
+ * TAD_MEMORY_DEVICE are checked and used in place. exit copies the host
+ * results back, frees the staging buffers, synchronizes and reports.
+ *
  * Errors: the first failure of a call is recorded for the calling thread
  * (message through __tad_set_error, like the boundary checks); every later
- * mgpu* call of the same call does nothing, and the entry point returns
- * __tad_device_status(), which reports it prefixed with the function's
- * name. Nothing here aborts or prints.
+ * mgpu* call of the same call does nothing, and __tad_cuda_exit reports it
+ * prefixed with the function's name. Nothing here aborts or prints (except
+ * the copies that TAD_DEVICE_TRACE asks for).
+ *
+ * Device memory API (tad_device_*, runtime.h): cuMemAlloc/cuMemFree and
+ * copies on a private stream, complete when they return.
  *
  * Handles: modules are loaded lazily (the generated global constructor only
  * records where the PTX is, so dlopen of a module never touches CUDA);
@@ -25,6 +36,8 @@
  * use a path that does not exist), TAD_CUDA_DEVICE the device ordinal.
  *===----------------------------------------------------------------------===*/
 #include "tad/runtime_internal.h"
+
+#include "staging.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -53,6 +66,11 @@ enum {
   CU_JIT_OPTIMIZATION_LEVEL = 7,
   CU_MEM_ATTACH_GLOBAL = 1,
   CU_STREAM_NON_BLOCKING = 1,
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+  CU_MEMORYTYPE_DEVICE = 2,
+  CU_MEMORYTYPE_UNIFIED = 4,
 };
 
 /* The driver's entry points, by their versioned symbol names. */
@@ -91,7 +109,9 @@ enum {
   X(cuMemsetD32Async, "cuMemsetD32Async", CUresult,                            \
     (CUdeviceptr, unsigned, size_t, CUstream))                                 \
   X(cuMemsetD16Async, "cuMemsetD16Async", CUresult,                            \
-    (CUdeviceptr, unsigned short, size_t, CUstream))
+    (CUdeviceptr, unsigned short, size_t, CUstream))                           \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute", CUresult,                  \
+    (void *, int, CUdeviceptr))
 
 static struct {
 #define TAD_CUDA_MEMBER(name, symbol, ret, params) ret(*name) params;
@@ -107,6 +127,8 @@ static int device_ordinal = -1; /* mgpuSetDefaultDevice, else TAD_CUDA_DEVICE */
 
 /* The calling thread's first failure during the current call. */
 static _Thread_local int call_failed;
+/* The stream of the calling thread's current call (__tad_cuda_enter). */
+static _Thread_local struct tad_cuda_stream *call_stream;
 
 /* Records the first failure of the current call. */
 static void fail(const char *fmt, ...) TAD_PRINTF_FORMAT(1, 2);
@@ -388,6 +410,9 @@ TAD_HIDDEN void mgpuLaunchKernel(void *function, intptr_t gridX,
 }
 
 TAD_HIDDEN void *mgpuStreamCreate(void) {
+  /* Inside a call: its stream, which the staging copies are on too. */
+  if (call_stream)
+    return call_stream;
   if (!ensure_driver())
     return NULL;
   tad_cuda_stream *s = calloc(1, sizeof *s);
@@ -405,8 +430,8 @@ TAD_HIDDEN void *mgpuStreamCreate(void) {
 
 TAD_HIDDEN void mgpuStreamDestroy(void *stream) {
   tad_cuda_stream *s = stream;
-  if (!s)
-    return;
+  if (!s || s == call_stream)
+    return; /* the call's stream ends in __tad_cuda_exit */
   cu.cuStreamDestroy(s->stream);
   free(s);
 }
@@ -528,15 +553,227 @@ TAD_HIDDEN void mgpuSetDefaultDevice(int32_t device) {
 }
 
 /*===----------------------------------------------------------------------===*
- * The entry points' side (passes/ExportABI.cpp, device-status)
+ * The entry points' side (passes/ExportABI.cpp, device=cuda)
  *===----------------------------------------------------------------------===*/
 
-TAD_HIDDEN int32_t __tad_device_status(const tad_function_info *fn) {
+/* TAD_OK, or TAD_ERROR_RUNTIME with the call's first failure prefixed with
+ * `who` (a function's name). Ends the call's error state. */
+static int32_t finish(const char *who) {
   if (!call_failed)
     return TAD_OK;
   call_failed = 0;
   char message[TAD_ERROR_CAPACITY];
   snprintf(message, sizeof message, "%s", tad_last_error());
-  __tad_set_error("%s: %s", fn && fn->name ? fn->name : "?", message);
+  __tad_set_error("%s: %s", who ? who : "?", message);
   return TAD_ERROR_RUNTIME;
+}
+
+/* Waits for the call's stream, reporting a failure of its work. */
+static void sync_call_stream(void) {
+  if (!call_stream)
+    return;
+  CUresult result = cu.cuStreamSynchronize(call_stream->stream);
+  if (result != CUDA_SUCCESS) {
+    char text[256];
+    describe(result, text, sizeof text);
+    if (call_stream->last_kernel)
+      fail("CUDA: kernel %s (or a copy before it) failed: %s",
+           call_stream->last_kernel, text);
+    else
+      fail("CUDA: copying to or from the device failed: %s", text);
+  }
+}
+
+static int stage_alloc(void **device, int64_t bytes) {
+  *device = mgpuMemAlloc((uint64_t)bytes, call_stream, false);
+  return !call_failed;
+}
+
+static void stage_free(void *device) { mgpuMemFree(device, call_stream); }
+
+static int stage_copy(void *dst, const void *src, int64_t bytes) {
+  mgpuMemcpy(dst, (void *)src, (size_t)bytes, call_stream);
+  return !call_failed;
+}
+
+/* Whether [device, device + bytes) lies in one CUDA device allocation: 1,
+ * else 0 (not device memory) or -1 (the allocation ends before; *available
+ * is what it has from `device` on). */
+static int device_range(const void *device, int64_t bytes,
+                        unsigned long long *available) {
+  CUdeviceptr pointer = (CUdeviceptr)(uintptr_t)device;
+  unsigned type = 0;
+  CUresult result = cu.cuPointerGetAttribute(
+      &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, pointer);
+  if (result != CUDA_SUCCESS ||
+      (type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED))
+    return 0;
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  if (cu.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                               pointer) == CUDA_SUCCESS &&
+      cu.cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+                               pointer) == CUDA_SUCCESS &&
+      pointer + (uint64_t)bytes > start + size) {
+    *available = start + size - pointer;
+    return -1;
+  }
+  return 1;
+}
+
+static int32_t check_device_memory(const char *fn, const char *what,
+                                   int64_t index, const void *device,
+                                   int64_t bytes) {
+  unsigned long long available = 0;
+  switch (device_range(device, bytes, &available)) {
+  case 0:
+    __tad_set_error("%s: %s %" PRId64 " is marked as device memory "
+                    "(TAD_MEMORY_DEVICE), but %p is not CUDA device memory "
+                    "(freed, or host memory)",
+                    fn, what, index, device);
+    return TAD_ERROR_MEMORY;
+  case -1:
+    __tad_set_error("%s: %s %" PRId64 " needs %" PRId64 " bytes of device "
+                    "memory at %p, but its allocation has %llu from there",
+                    fn, what, index, bytes, device, available);
+    return TAD_ERROR_MEMORY;
+  }
+  return TAD_OK;
+}
+
+static const tad_device_ops cuda_ops = {stage_alloc, stage_free, stage_copy,
+                                        stage_copy, check_device_memory};
+
+/* Ends the call's stream (after its work) and reports the call. */
+static int32_t end_call(const char *who) {
+  if (call_stream) {
+    tad_cuda_stream *s = call_stream;
+    call_stream = NULL;
+    mgpuStreamDestroy(s);
+  }
+  return finish(who);
+}
+
+TAD_HIDDEN int32_t __tad_cuda_enter(const tad_function_info *fn,
+                                    const tad_tensor *args,
+                                    tad_tensor *results, void **device) {
+  call_failed = 0;
+  call_stream = NULL;
+  tad_cuda_stream *s = mgpuStreamCreate();
+  if (!s)
+    return finish(fn->name);
+  call_stream = s;
+  int32_t status = tad_staging_enter(&cuda_ops, fn, args, results, device);
+  if (status == TAD_OK)
+    return TAD_OK;
+  sync_call_stream();
+  if (status != TAD_ERROR_RUNTIME) {
+    /* A rejected device tensor: its message stands. */
+    call_failed = 0;
+    end_call(fn->name);
+    return status;
+  }
+  return end_call(fn->name);
+}
+
+TAD_HIDDEN int32_t __tad_cuda_exit(const tad_function_info *fn,
+                                   const tad_tensor *args,
+                                   tad_tensor *results, void **device) {
+  /* The implementation ended with a synchronization; results go back only
+   * if nothing failed (results are unspecified after TAD_ERROR_RUNTIME). */
+  sync_call_stream();
+  int copied = tad_staging_exit(&cuda_ops, fn, args, results, device,
+                                !call_failed);
+  (void)copied;
+  sync_call_stream();
+  return end_call(fn->name);
+}
+
+/*===----------------------------------------------------------------------===*
+ * Device memory API (runtime.h)
+ *===----------------------------------------------------------------------===*/
+
+TAD_EXPORT const char *tad_device_name(void) { return "cuda"; }
+
+TAD_EXPORT int32_t tad_device_alloc(int64_t bytes, void **device) {
+  call_failed = 0;
+  if (!device) {
+    __tad_set_error("tad_device_alloc: null result pointer");
+    return TAD_ERROR_NULL;
+  }
+  *device = NULL;
+  if (bytes < 0) {
+    __tad_set_error("tad_device_alloc: negative size %" PRId64, bytes);
+    return TAD_ERROR_SHAPE;
+  }
+  if (bytes > 0)
+    *device = mgpuMemAlloc((uint64_t)bytes, NULL, false);
+  int32_t status = finish("tad_device_alloc");
+  if (status == TAD_OK)
+    __tad_clear_error();
+  return status;
+}
+
+TAD_EXPORT int32_t tad_device_free(void *device) {
+  call_failed = 0;
+  if (device && ensure_driver())
+    check(cu.cuMemFree((CUdeviceptr)(uintptr_t)device), "cuMemFree");
+  int32_t status = finish("tad_device_free");
+  if (status == TAD_OK)
+    __tad_clear_error();
+  return status;
+}
+
+/* A complete copy of `bytes` between host and device (either way). */
+static int32_t copy_now(const char *who, int to_device, void *dst,
+                        const void *src, int64_t bytes) {
+  call_failed = 0;
+  if (bytes < 0) {
+    __tad_set_error("%s: negative size %" PRId64, who, bytes);
+    return TAD_ERROR_SHAPE;
+  }
+  if (bytes == 0) {
+    __tad_clear_error();
+    return TAD_OK;
+  }
+  if (!dst || !src) {
+    __tad_set_error("%s: null pointer", who);
+    return TAD_ERROR_NULL;
+  }
+  if (!ensure_driver())
+    return finish(who);
+  const void *device = to_device ? dst : src;
+  unsigned long long available = 0;
+  switch (device_range(device, bytes, &available)) {
+  case 0:
+    __tad_set_error("%s: %p is not CUDA device memory (freed, or host memory)",
+                    who, device);
+    return TAD_ERROR_MEMORY;
+  case -1:
+    __tad_set_error("%s: %" PRId64 " bytes at %p, but its allocation has "
+                    "%llu from there",
+                    who, bytes, device, available);
+    return TAD_ERROR_MEMORY;
+  }
+  int32_t status;
+  tad_cuda_stream *s = mgpuStreamCreate();
+  if (s) {
+    mgpuMemcpy(dst, (void *)src, (size_t)bytes, s);
+    mgpuStreamSynchronize(s);
+    mgpuStreamDestroy(s);
+  }
+  status = finish(who);
+  if (status == TAD_OK)
+    __tad_clear_error();
+  return status;
+}
+
+TAD_EXPORT int32_t tad_device_upload(void *device, const void *host,
+                                     int64_t bytes) {
+  return copy_now("tad_device_upload", 1, device, host, bytes);
+}
+
+TAD_EXPORT int32_t tad_device_download(void *host, const void *device,
+                                       int64_t bytes) {
+  return copy_now("tad_device_download", 0, host, device, bytes);
 }

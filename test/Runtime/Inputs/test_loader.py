@@ -47,7 +47,7 @@ assert int(layout["TAD_ABI_VERSION"]) == _abi.ABI_VERSION
 for name in ["F32", "F64", "I64", "I32", "BOOL"]:
     assert int(layout[f"TAD_DTYPE_{name}"]) == getattr(_abi, f"DTYPE_{name}"), name
 for name in ["OK", "ERROR_ARG_COUNT", "ERROR_NULL", "ERROR_DTYPE", "ERROR_RANK",
-             "ERROR_SHAPE", "ERROR_RUNTIME"]:
+             "ERROR_SHAPE", "ERROR_RUNTIME", "ERROR_MEMORY", "MEMORY_DEVICE"]:
     assert int(layout[f"TAD_{name}"]) == getattr(_abi, name), name
 passed("abi layout")
 
