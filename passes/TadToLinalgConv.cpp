@@ -404,6 +404,15 @@ Value padForPool(OpBuilder &b, Location loc, Value x, const Pool2dParams &p,
   return pad(b, loc, x, lo, hi, constF(b, loc, type.getElementType(), value));
 }
 
+/// Windows of at most this many elements are unrolled in the body of a max
+/// pooling without indices: one all-parallel generic reads every window
+/// element as an input of its own, so the loop body is straight-line code
+/// that LLVM vectorizes along the output row (the reduction loop of a few
+/// iterations per output stays scalar). With indices the same form came
+/// out scalar and twice as slow (i64 selects beside f32 ones), so those
+/// keep the reduction loop.
+constexpr int64_t kMaxUnrolledWindow = 16;
+
 SmallVector<Value> lowerMaxPool(MaxPool2dWithIndicesOp op,
                                 MaxPool2dWithIndicesOp::Adaptor adaptor,
                                 OpBuilder &b) {
@@ -419,62 +428,145 @@ SmallVector<Value> lowerMaxPool(MaxPool2dWithIndicesOp op,
   ArrayRef<int64_t> out = resultType.getShape().take_back(2);
   SmallVector<int64_t> outShape{xType.getDimSize(0), xType.getDimSize(1), out[0], out[1]};
   Value xp = padForPool(b, loc, x, p, out, -std::numeric_limits<double>::infinity());
-  Value win = tensor::EmptyOp::create(b, loc, p.kernel, element);
+  bool withIndices = !op.getIndices().use_empty();
+  int64_t width = xType.getDimSize(3);
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  // Domain n, c, oh, kh, kw, ow: the innermost loop runs along an output row
-  // (vectorizable, the row stays in L1); each output still sees its window
-  // in row-major order, so the first maximum wins as before.
-  AffineMap xMap = AffineMap::get(
-      6, 0,
-      {d(0), d(1), window(ctx, 2, 3, p.stride[0], p.dilation[0]),
-       window(ctx, 5, 4, p.stride[1], p.dilation[1])},
-      ctx);
-  AffineMap winMap = dimsMap(ctx, 6, {3, 4}), outMap = dimsMap(ctx, 6, {0, 1, 2, 5});
-  SmallVector<Iter> iters{Iter::parallel,  Iter::parallel,  Iter::parallel,
-                          Iter::reduction, Iter::reduction, Iter::parallel};
-  Value valInit = filled(b, loc, outShape, element, -std::numeric_limits<double>::infinity());
+  // The first maximum wins (ogt), NaN wins (uno): ATen's CPU kernel.
   auto takes = [](OpBuilder &nb, Location nl, Value v, Value cur) -> Value {
     Value greater = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT, v, cur);
     Value isNan = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, v, v);
     return arith::OrIOp::create(nb, nl, greater, isNan);
   };
-  if (op.getIndices().use_empty()) {
-    // The forward pass of a loss: no index bookkeeping.
-    Value val = generic(
-        b, loc, ValueRange{xp, win}, valInit, {xMap, winMap, outMap}, iters,
-        [&](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-          return {arith::SelectOp::create(nb, nl, takes(nb, nl, args[0], args[2]),
-                                          args[0], args[2])};
-        })[0];
-    return {reshapeTo(b, loc, val, resultType),
-            tensor::EmptyOp::create(b, loc, indicesType.getShape(),
-                                    indicesType.getElementType())};
-  }
+  // Flat input index (o_h·s + k_h·d - p)·W + o_w·s + k_w·d - p, as i64.
+  auto flatIndex = [&](OpBuilder &nb, Location nl, Value oh, Value kh, Value ow,
+                       Value kw) -> Value {
+    auto cst = [&](int64_t value) {
+      return arith::ConstantOp::create(nb, nl, nb.getI64IntegerAttr(value));
+    };
+    auto coord = [&](Value o, Value k, int i) -> Value {
+      Value a = arith::MulIOp::create(nb, nl, o, cst(p.stride[i]));
+      Value c = arith::MulIOp::create(nb, nl, k, cst(p.dilation[i]));
+      return arith::SubIOp::create(nb, nl, arith::AddIOp::create(nb, nl, a, c),
+                                   cst(p.padding[i]));
+    };
+    return arith::AddIOp::create(
+        nb, nl, arith::MulIOp::create(nb, nl, coord(oh, kh, 0), cst(width)),
+        coord(ow, kw, 1));
+  };
+  AffineMap outMap4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+  Value valInit = filled(b, loc, outShape, element, -std::numeric_limits<double>::infinity());
   Value idxInit = filled(b, loc, outShape, b.getI64Type(), -1);
-  int64_t width = xType.getDimSize(3);
-  SmallVector<Value> res = generic(
-      b, loc, ValueRange{xp, win}, ValueRange{valInit, idxInit},
-      {xMap, winMap, outMap, outMap}, iters,
-      [&](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-        Value v = args[0], cur = args[2], curIdx = args[3];
+  SmallVector<Value> res;
+  if (!withIndices && p.kernel[0] * p.kernel[1] <= kMaxUnrolledWindow) {
+    // Domain n, c, oh, ow; window element (kh, kw) is input kh·KW + kw.
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (int64_t kh = 0; kh < p.kernel[0]; ++kh)
+      for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
+        inputs.push_back(xp);
+        maps.push_back(AffineMap::get(
+            4, 0,
+            {d(0), d(1), d(2) * p.stride[0] + kh * p.dilation[0],
+             d(3) * p.stride[1] + kw * p.dilation[1]},
+            ctx));
+      }
+    maps.push_back(outMap4);
+    int64_t numTaps = inputs.size();
+    res = generic(
+        b, loc, inputs, valInit, maps, SmallVector<Iter>(4, Iter::parallel),
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
+          Value cur = args[numTaps];
+          for (int64_t t = 0; t < numTaps; ++t)
+            cur = arith::SelectOp::create(nb, nl, takes(nb, nl, args[t], cur), args[t], cur);
+          return {cur};
+        });
+  } else {
+    // Domain n, c, oh, kh, kw, ow: the innermost loop runs along an output
+    // row; each output still sees its window in row-major order.
+    Value win = tensor::EmptyOp::create(b, loc, p.kernel, element);
+    AffineMap xMap = AffineMap::get(
+        6, 0,
+        {d(0), d(1), window(ctx, 2, 3, p.stride[0], p.dilation[0]),
+         window(ctx, 5, 4, p.stride[1], p.dilation[1])},
+        ctx);
+    AffineMap winMap = dimsMap(ctx, 6, {3, 4}), outMap = dimsMap(ctx, 6, {0, 1, 2, 5});
+    SmallVector<Iter> iters{Iter::parallel,  Iter::parallel,  Iter::parallel,
+                            Iter::reduction, Iter::reduction, Iter::parallel};
+    SmallVector<Value> inits{valInit};
+    if (withIndices)
+      inits.push_back(idxInit);
+    SmallVector<AffineMap> maps{xMap, winMap};
+    maps.append(inits.size(), outMap);
+    res = generic(
+        b, loc, ValueRange{xp, win}, inits, maps, iters,
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
+          Value v = args[0], cur = args[2];
+          Value take = takes(nb, nl, v, cur);
+          SmallVector<Value> yields{arith::SelectOp::create(nb, nl, take, v, cur)};
+          if (withIndices) {
+            Value flat = flatIndex(nb, nl, loopIndex(nb, nl, 2), loopIndex(nb, nl, 3),
+                                   loopIndex(nb, nl, 5), loopIndex(nb, nl, 4));
+            yields.push_back(arith::SelectOp::create(nb, nl, take, flat, args[3]));
+          }
+          return yields;
+        });
+  }
+  Value indices = withIndices ? reshapeTo(b, loc, res[1], indicesType)
+                              : tensor::EmptyOp::create(b, loc, indicesType.getShape(),
+                                                        indicesType.getElementType())
+                                    .getResult();
+  return {reshapeTo(b, loc, res[0], resultType), indices};
+}
+
+/// grad_input of a pooling whose windows tile the input (stride = kernel,
+/// dilation 1): every input position is in at most one window, so one
+/// all-parallel generic over (n, c, oh, kh, ow, kw) writes the gradient of
+/// the padded grid [N, C, OH·KH, OW·KW] in order (contiguous stores, no
+/// accumulation); the input's part of it is a reshape (plus a slice or a
+/// zero pad where padding or leftover rows differ).
+Value tiledPoolBackward(OpBuilder &b, Location loc, ValueRange sources,
+                        RankedTensorType inputType, const Pool2dParams &p,
+                        function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType srcType = typeOf(sources[0]);
+  int64_t N = srcType.getDimSize(0), C = srcType.getDimSize(1), OH = srcType.getDimSize(2),
+          OW = srcType.getDimSize(3), KH = p.kernel[0], KW = p.kernel[1];
+  int64_t width = inputType.getDimSize(3);
+  SmallVector<AffineMap> maps(sources.size(), dimsMap(ctx, 6, {0, 1, 2, 4}));
+  Value grid = mapped(
+      b, loc, {N, C, OH, KH, OW, KW}, inputType.getElementType(), sources, maps,
+      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
         auto cst = [&](int64_t value) {
           return arith::ConstantOp::create(nb, nl, nb.getI64IntegerAttr(value));
         };
-        // h = oh * s + kh * d - p (and w alike); index = h * W + w.
-        auto coord = [&](int64_t o, int64_t k, int i) -> Value {
-          Value a = arith::MulIOp::create(nb, nl, loopIndex(nb, nl, o), cst(p.stride[i]));
-          Value c = arith::MulIOp::create(nb, nl, loopIndex(nb, nl, k), cst(p.dilation[i]));
-          return arith::SubIOp::create(nb, nl, arith::AddIOp::create(nb, nl, a, c),
-                                       cst(p.padding[i]));
+        // Input position (oh·KH + kh - p, ow·KW + kw - p), flattened.
+        auto coord = [&](int64_t o, int64_t k, int64_t size, int i) -> Value {
+          Value a = arith::MulIOp::create(nb, nl, loopIndex(nb, nl, o), cst(size));
+          return arith::SubIOp::create(
+              nb, nl, arith::AddIOp::create(nb, nl, a, loopIndex(nb, nl, k)),
+              cst(p.padding[i]));
         };
         Value flat = arith::AddIOp::create(
-            nb, nl, arith::MulIOp::create(nb, nl, coord(2, 3, 0), cst(width)),
-            coord(5, 4, 1));
-        Value take = takes(nb, nl, v, cur);
-        return {arith::SelectOp::create(nb, nl, take, v, cur),
-                arith::SelectOp::create(nb, nl, take, flat, curIdx)};
+            nb, nl, arith::MulIOp::create(nb, nl, coord(2, 3, KH, 0), cst(width)),
+            coord(4, 5, KW, 1));
+        return body(nb, nl, args, flat);
       });
-  return {reshapeTo(b, loc, res[0], resultType), reshapeTo(b, loc, res[1], indicesType)};
+  grid = reshape(b, loc, grid, {N, C, OH * KH, OW * KW});
+  // The grid starts at -padding; rows and columns past it get no gradient.
+  SmallVector<int64_t> lo{0, 0, 0, 0}, hi{0, 0, 0, 0};
+  int64_t extent[2] = {OH * KH, OW * KW};
+  for (int i = 0; i < 2; ++i)
+    hi[2 + i] = std::max<int64_t>(0, p.padding[i] + inputType.getDimSize(2 + i) - extent[i]);
+  grid = pad(b, loc, grid, lo, hi, constF(b, loc, inputType.getElementType(), 0.0));
+  SmallVector<int64_t> shape(inputType.getShape());
+  if (typeOf(grid).getShape() == ArrayRef<int64_t>(shape))
+    return grid;
+  SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
+                                    b.getIndexAttr(p.padding[0]), b.getIndexAttr(p.padding[1])};
+  SmallVector<OpFoldResult> sizes, strides(4, b.getIndexAttr(1));
+  for (int64_t d : shape)
+    sizes.push_back(b.getIndexAttr(d));
+  return tensor::ExtractSliceOp::create(b, loc, inputType, grid, offsets, sizes, strides);
 }
 
 /// grad_input [N, C, H, W] of a 2-D pooling: for each window offset, one
@@ -485,6 +577,8 @@ Value poolBackward(OpBuilder &b, Location loc, ValueRange sources,
                    RankedTensorType inputType, const Pool2dParams &p,
                    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> body) {
   MLIRContext *ctx = b.getContext();
+  if (p.stride == p.kernel && llvm::all_of(p.dilation, [](int64_t d) { return d == 1; }))
+    return tiledPoolBackward(b, loc, sources, inputType, p, body);
   ArrayRef<int64_t> out = typeOf(sources[0]).getShape().take_back(2);
   int64_t width = inputType.getDimSize(3);
   return accumulateWindows(
