@@ -458,19 +458,22 @@ SmallVector<Value> lowerMaxPool(MaxPool2dWithIndicesOp op,
   Value idxInit = filled(b, loc, outShape, b.getI64Type(), -1);
   SmallVector<Value> res;
   if (!withIndices && p.kernel[0] * p.kernel[1] <= kMaxUnrolledWindow) {
-    // Domain n, c, oh, ow; window element (kh, kw) is input kh·KW + kw.
+    // Window element (kh, kw) of every output: a strided slice of xp.
     SmallVector<Value> inputs;
-    SmallVector<AffineMap> maps;
     for (int64_t kh = 0; kh < p.kernel[0]; ++kh)
       for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
-        inputs.push_back(xp);
-        maps.push_back(AffineMap::get(
-            4, 0,
-            {d(0), d(1), d(2) * p.stride[0] + kh * p.dilation[0],
-             d(3) * p.stride[1] + kw * p.dilation[1]},
-            ctx));
+        SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
+                                          b.getIndexAttr(kh * p.dilation[0]),
+                                          b.getIndexAttr(kw * p.dilation[1])};
+        SmallVector<OpFoldResult> sizes, strides{b.getIndexAttr(1), b.getIndexAttr(1),
+                                                 b.getIndexAttr(p.stride[0]),
+                                                 b.getIndexAttr(p.stride[1])};
+        for (int64_t size : outShape)
+          sizes.push_back(b.getIndexAttr(size));
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            b, loc, RankedTensorType::get(outShape, element), xp, offsets, sizes, strides));
       }
-    maps.push_back(outMap4);
+    SmallVector<AffineMap> maps(inputs.size() + 1, outMap4);
     int64_t numTaps = inputs.size();
     res = generic(
         b, loc, inputs, valInit, maps, SmallVector<Iter>(4, Iter::parallel),
