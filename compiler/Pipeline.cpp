@@ -41,12 +41,13 @@ static void addTensorOptimizations(OpPassManager &pm,
 }
 
 /// Hook: optimizations on buffers, before the lowering to loops. Matmul-like
-/// ops get cache and register tiles and outer-product FMA kernels
-/// (docs/performance.md).
+/// ops get cache and register tiles and outer-product FMA kernels; each
+/// distinct linalg op becomes one shared function (docs/performance.md).
 static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
     return;
+  pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;
   contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
   contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);
@@ -87,6 +88,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Bufferization: identity layouts at function boundaries (static shapes
   // become bare pointers below), results written into caller-provided
   // out-parameters, temporaries freed before returning.
+  pm.addNestedPass<func::FuncOp>(tad::createTadDuplicateEmptyTensorsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -138,7 +140,11 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandOpsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Temporaries come from the runtime's caching allocator
+  // (runtime/src/cpu/alloc_cache.c), not straight from malloc.
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());

@@ -269,3 +269,54 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     "::mlir::tensor::TensorDialect"
   ];
 }
+
+def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Share one function per distinct linalg op on buffers";
+  let description = [{
+    On buffers, before `tad-vectorize-contractions`. Every linalg op whose
+    operands have static shapes and strides becomes a call to a private,
+    `noinline` function (a kernel) holding that op; ops that are the same
+    computation (same op, attributes, body, constants, shapes, strides and
+    element types) share one kernel. A training step repeats the same
+    computations many times (an unrolled RNN's cells, the three functions
+    of a training module, forward ops recomputed in the VJP); compiled
+    inline, LLVM vectorizes and unrolls every copy, and compile time and
+    code size grow with the number of copies rather than the number of
+    distinct kernels (an unrolled 8-step LSTM training module: 740k lines of
+    LLVM IR).
+
+    Each memref operand is passed as its base buffer (`memref<T>`, a bare
+    pointer at the ABI) plus its offset; the kernel rebuilds the view with
+    `memref.reinterpret_cast` (static sizes and strides, dynamic offset),
+    so views of different buffers and offsets share a kernel. Constant
+    operands and constants the op's body uses are cloned into the kernel;
+    an op that uses any other value from outside stays inline. Where every
+    operand the op writes is rooted in a different allocation or function
+    argument than all its other operands, the kernel's pointers are
+    `noalias` (as the entry points' are), so LLVM vectorizes its loops
+    without run-time overlap checks. Kernels used fewer than `min-uses`
+    times are not created.
+  }];
+  let options = [
+    Option<"minUses", "min-uses", "unsigned", /*default=*/"2",
+           "Outline only computations that occur at least this many times">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def TadDuplicateEmptyTensorsPass
+    : Pass<"tad-duplicate-empty-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Give every use of a tensor.empty its own tensor.empty";
+  let description = [{
+    Before one-shot bufferization. CSE merges the `tensor.empty` ops of a
+    function into one value per shape, so hundreds of linalg ops end up with
+    the same `outs` operand. The bufferization analysis then treats all of
+    them as writes into one aliasing set and checks every pair of them for
+    conflicts: an unrolled 32-step LSTM training step spent 9 of 18 seconds
+    of compilation there (quadratic in the number of ops). A `tensor.empty`
+    has no contents, so a copy per use means the same and keeps the sets
+    small.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}

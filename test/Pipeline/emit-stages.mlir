@@ -58,16 +58,17 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 //   LINALG-NOT:   memref
 
 // --emit=llvm-mlir: one internal implementation (the private function is
-// inlined; its result is a temporary, freed before returning), its C entry
-// point and the metadata; nothing else is left.
+// inlined; its result is a temporary from the runtime's caching allocator,
+// freed before returning), its C entry point and the metadata; nothing else
+// is left.
 //     LLVMMLIR-NOT: func.func
 //     LLVMMLIR-NOT: @act
 //         LLVMMLIR: llvm.func internal @_tad_impl_predict(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
-//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @malloc
+//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_alloc
 // exp: LLVM's intrinsic at -O0/-O1, a polynomial (fma) from -O2
 // (tad-approximate-math).
 //         LLVMMLIR:   llvm.intr.{{exp|fma}}
-//         LLVMMLIR:   llvm.call @free(%[[TEMP]])
+//         LLVMMLIR:   llvm.call @_mlir_memref_to_llvm_free(%[[TEMP]])
 //         LLVMMLIR: llvm.func @__tad_check_call
 //         LLVMMLIR: llvm.mlir.global internal constant @__tad_fn0_name("predict\00")
 //         LLVMMLIR: llvm.func @predict(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: i64) -> i32

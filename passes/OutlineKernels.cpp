@@ -1,0 +1,242 @@
+//===- OutlineKernels.cpp - one shared function per distinct linalg op ----===//
+//
+// See TadOutlineKernelsPass in Passes.td: linalg ops on buffers that compute
+// the same thing become calls to one shared kernel function, so that later
+// passes and LLVM optimize each distinct kernel once.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADOUTLINEKERNELSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+
+namespace {
+
+/// The view a kernel rebuilds for an operand of `type`: the same sizes and
+/// strides with a dynamic offset; null where they are not all static.
+MemRefType kernelView(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return {};
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return {};
+  auto layout = StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic,
+                                       strides);
+  return MemRefType::get(memref.getShape(), memref.getElementType(), layout,
+                         memref.getMemorySpace());
+}
+
+/// The allocation or function argument a view is rooted in; null where it
+/// is something else (then nothing is known about aliasing).
+Value rootOf(Value view) {
+  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewLike.getViewSource();
+  if (auto arg = dyn_cast<BlockArgument>(view))
+    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) ? view
+                                                                   : Value();
+  if (view.getDefiningOp<memref::AllocOp>() ||
+      view.getDefiningOp<memref::AllocaOp>() ||
+      view.getDefiningOp<memref::GetGlobalOp>())
+    return view;
+  return {};
+}
+
+/// Whether no operand `op` writes can overlap another of its (distinct)
+/// memref operands: each written operand has a root of its own. Function
+/// arguments of the entry points are `noalias` (ExportABI.cpp),
+/// allocations are disjoint; an op that reads and writes the same value
+/// in place is fine.
+bool writesAreUnaliased(linalg::LinalgOp op, ArrayRef<Value> memrefs) {
+  SmallVector<Value> roots;
+  for (Value operand : memrefs) {
+    Value root = rootOf(operand);
+    if (!root)
+      return false;
+    roots.push_back(root);
+  }
+  for (Value init : op.getDpsInits())
+    if (llvm::count(roots, rootOf(init)) != 1)
+      return false;
+  return true;
+}
+
+/// A readable symbol for the kernel of `op`: `matmul_16x256x1024_f32`.
+std::string kernelName(linalg::LinalgOp op) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << op->getName().stripDialect();
+  char separator = '_';
+  for (int64_t size : op.getStaticLoopRanges()) {
+    os << separator << size;
+    separator = 'x';
+  }
+  if (!op->getOperands().empty())
+    os << '_' << getElementTypeOrSelf(op->getOperand(0).getType());
+  return name;
+}
+
+/// A detached private function `(base0, offset0, base1, offset1, ...)` for
+/// the distinct memref operands of `op` that rebuilds their views and runs a clone
+/// of `op` on them, with constant operands and captured constants cloned;
+/// null where `op` uses another value from outside or a view that is not
+/// static.
+func::FuncOp createKernel(OpBuilder &b, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SetVector<Value> memrefs;
+  SmallVector<Value> constants;
+  for (Value operand : op->getOperands()) {
+    if (isa<MemRefType>(operand.getType())) {
+      if (!kernelView(operand.getType()))
+        return {};
+      memrefs.insert(operand);
+    } else if (matchPattern(operand, m_Constant())) {
+      constants.push_back(operand);
+    } else {
+      return {};
+    }
+  }
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured) {
+    if (!matchPattern(value, m_Constant()))
+      return {};
+    constants.push_back(value);
+  }
+
+  bool noalias = writesAreUnaliased(op, memrefs.getArrayRef());
+  SmallVector<Type> argTypes;
+  for (Value operand : memrefs) {
+    auto type = cast<MemRefType>(operand.getType());
+    argTypes.push_back(MemRefType::get({}, type.getElementType(),
+                                       MemRefLayoutAttrInterface(),
+                                       type.getMemorySpace()));
+    argTypes.push_back(b.getIndexType());
+  }
+  OpBuilder detached(ctx);
+  auto fn = func::FuncOp::create(detached, loc, kernelName(op),
+                                 FunctionType::get(ctx, argTypes, {}));
+  fn.setPrivate();
+  // Shared kernels stay calls: inlined back, LLVM would optimize every copy.
+  fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+  if (noalias)
+    for (unsigned i = 0; i < argTypes.size(); i += 2)
+      fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    b.getUnitAttr());
+
+  Block *entry = fn.addEntryBlock();
+  OpBuilder body = OpBuilder::atBlockBegin(entry);
+  IRMapping mapping;
+  for (Value constant : constants)
+    if (!mapping.contains(constant))
+      body.clone(*constant.getDefiningOp(), mapping);
+  for (auto [i, operand] : llvm::enumerate(memrefs)) {
+    MemRefType view = kernelView(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)view.getStridesAndOffset(strides, offset);
+    Value rebuilt = memref::ReinterpretCastOp::create(
+        body, loc, view, entry->getArgument(2 * i),
+        OpFoldResult(entry->getArgument(2 * i + 1)),
+        getAsIndexOpFoldResult(ctx, view.getShape()),
+        getAsIndexOpFoldResult(ctx, strides));
+    mapping.map(operand, rebuilt);
+  }
+  body.clone(*op, mapping);
+  func::ReturnOp::create(body, loc);
+  return fn;
+}
+
+/// The text of `kernel`: equal for equal computations (the name is made
+/// of the op, its loop ranges and element type).
+std::string kernelKey(func::FuncOp kernel) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  kernel.print(os, OpPrintingFlags().printGenericOpForm());
+  return key;
+}
+
+/// Replaces `op` by a call of `kernel` on the bases and offsets of its
+/// distinct memref operands.
+void replaceByCall(OpBuilder &b, linalg::LinalgOp op, func::FuncOp kernel) {
+  b.setInsertionPoint(op);
+  SetVector<Value> memrefs;
+  for (Value operand : op->getOperands())
+    if (isa<MemRefType>(operand.getType()))
+      memrefs.insert(operand);
+  SmallVector<Value> args;
+  for (Value operand : memrefs) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, op.getLoc(), operand);
+    args.push_back(metadata.getBaseBuffer());
+    args.push_back(metadata.getOffset());
+  }
+  func::CallOp::create(b, op.getLoc(), kernel, args);
+  op->erase();
+}
+
+struct TadOutlineKernelsPass
+    : tad::impl::TadOutlineKernelsPassBase<TadOutlineKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(&getContext());
+
+    // Candidate kernels, grouped by what they compute.
+    struct Group {
+      func::FuncOp kernel;
+      SmallVector<linalg::LinalgOp> uses;
+    };
+    llvm::MapVector<StringRef, Group> groups;
+    llvm::StringMap<char> keys; // owns the group keys
+    SmallVector<func::FuncOp> candidates;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!op.hasPureBufferSemantics() || op->getNumResults() != 0 ||
+          op->getParentOfType<linalg::LinalgOp>())
+        return;
+      func::FuncOp kernel = createKernel(b, op);
+      if (!kernel)
+        return;
+      candidates.push_back(kernel);
+      StringRef key = keys.try_emplace(kernelKey(kernel)).first->first();
+      Group &group = groups[key];
+      if (!group.kernel)
+        group.kernel = kernel;
+      group.uses.push_back(op);
+    });
+
+    SymbolTable symbols(module);
+    for (auto &[key, group] : groups) {
+      if (group.uses.size() < minUses)
+        continue;
+      symbols.insert(group.kernel); // appends; renames on a clash
+      for (linalg::LinalgOp op : group.uses)
+        replaceByCall(b, op, group.kernel);
+    }
+    for (func::FuncOp kernel : candidates)
+      if (!kernel->getParentOp())
+        kernel->erase();
+  }
+};
+
+} // namespace

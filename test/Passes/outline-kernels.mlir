@@ -1,0 +1,81 @@
+// RUN: tad-opt %s --tad-outline-kernels | FileCheck %s
+// RUN: tad-opt %s --tad-outline-kernels=min-uses=1 | FileCheck %s --check-prefix=ONCE
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @f(
+func.func @f(%x: memref<4x8xf32>, %w: memref<8x16xf32>, %big: memref<2x4x8xf32>,
+             %o1: memref<4x16xf32>, %o2: memref<4x16xf32>, %s: f32,
+             %t: memref<16x4xf32>) {
+  // Two identical matmuls, the second on a view at a non-zero offset: one
+  // kernel, called with each operand's base buffer and offset.
+  // CHECK: %[[XB:.*]], %[[XO:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
+  // CHECK: call @matmul_4x16x8_f32(%[[XB]], %[[XO]],
+  // CHECK: %[[V:.*]] = memref.subview %arg2[1, 0, 0]
+  // CHECK: %[[VB:.*]], %[[VO:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[V]]
+  // CHECK: call @matmul_4x16x8_f32(%[[VB]], %[[VO]],
+  linalg.matmul ins(%x, %w : memref<4x8xf32>, memref<8x16xf32>) outs(%o1 : memref<4x16xf32>)
+  %v = memref.subview %big[1, 0, 0] [1, 4, 8] [1, 1, 1] : memref<2x4x8xf32> to memref<4x8xf32, strided<[8, 1], offset: 32>>
+  linalg.matmul ins(%v, %w : memref<4x8xf32, strided<[8, 1], offset: 32>>, memref<8x16xf32>) outs(%o2 : memref<4x16xf32>)
+
+  // The same in-place generic on two buffers, using a constant from
+  // outside: the buffer is passed once, the constant is cloned.
+  // CHECK: call @generic_4x16_f32(%{{[^,]*}}, %{{[^,]*}}) : (memref<f32>, index) -> ()
+  // CHECK: call @generic_4x16_f32(
+  %c = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%o1 : memref<4x16xf32>) outs(%o1 : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%o2 : memref<4x16xf32>) outs(%o2 : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  }
+
+  // A scalar from outside that is not a constant: stays inline.
+  // CHECK: linalg.fill ins(%arg5 : f32) outs(%arg3
+  // CHECK: linalg.fill ins(%arg5 : f32) outs(%arg4
+  // ONCE: linalg.fill ins(%arg5
+  linalg.fill ins(%s : f32) outs(%o1 : memref<4x16xf32>)
+  linalg.fill ins(%s : f32) outs(%o2 : memref<4x16xf32>)
+
+  // Reading and writing overlapping views of one buffer, twice: one kernel
+  // without noalias.
+  // CHECK: call @copy_2x16_f32(
+  // CHECK: call @copy_2x16_f32(
+  %r0 = memref.subview %o1[0, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1]>>
+  %r1 = memref.subview %o1[1, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1], offset: 16>>
+  linalg.copy ins(%r0 : memref<2x16xf32, strided<[16, 1]>>) outs(%r1 : memref<2x16xf32, strided<[16, 1], offset: 16>>)
+  linalg.copy ins(%r0 : memref<2x16xf32, strided<[16, 1]>>) outs(%r1 : memref<2x16xf32, strided<[16, 1], offset: 16>>)
+
+  // Used once: stays inline (min-uses=2).
+  // CHECK: linalg.transpose ins(%arg3
+  // ONCE: call @transpose_16x4_f32(
+  linalg.transpose ins(%o1 : memref<4x16xf32>) outs(%t : memref<16x4xf32>) permutation = [1, 0]
+  return
+}
+
+// One kernel per distinct computation, private and never inlined; views
+// rebuilt with static sizes and strides and the offset passed in.
+// CHECK-LABEL: func.func private @matmul_4x16x8_f32(
+// CHECK-SAME: %[[A:[^:]*]]: memref<f32> {llvm.noalias}, %[[AO:[^:]*]]: index,
+// CHECK-SAME: attributes {passthrough = ["noinline"]}
+// CHECK: memref.reinterpret_cast %[[A]] to offset: [%[[AO]]], sizes: [4, 8], strides: [8, 1] : memref<f32> to memref<4x8xf32, strided<[8, 1], offset: ?>>
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+
+// CHECK-LABEL: func.func private @generic_4x16_f32(
+// CHECK-SAME: %{{.*}}: memref<f32> {llvm.noalias}, %{{.*}}: index)
+// CHECK: arith.constant 2.0
+// CHECK: linalg.generic
+
+// CHECK-LABEL: func.func private @copy_2x16_f32(
+// CHECK-NOT: llvm.noalias
+// CHECK-SAME: attributes
+// CHECK-NOT: func.func private @matmul
+// CHECK-NOT: func.func private @transpose
