@@ -68,6 +68,7 @@ struct ConvertTadToLinalgPass
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
     lowering::populateNNPatterns(patterns);
+    lowering::populateConvPatterns(patterns);
     lowering::populateReduction2Patterns(patterns);
     lowering::populateMatmul2Patterns(patterns);
     lowering::populateShape2Patterns(patterns);

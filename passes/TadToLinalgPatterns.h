@@ -134,9 +134,10 @@ void populateReduction2Patterns(RewritePatternSet &patterns);
 void populateMatmul2Patterns(RewritePatternSet &patterns);
 void populateShape2Patterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
-/// Softmax, normalization, convolution, pooling and losses
-/// (TadToLinalgNN.cpp).
+/// Softmax, normalization and losses (TadToLinalgNN.cpp).
 void populateNNPatterns(RewritePatternSet &patterns);
+/// Convolution and pooling, forward and backward (TadToLinalgConv.cpp).
+void populateConvPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::tad::lowering
 

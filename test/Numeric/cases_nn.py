@@ -293,6 +293,10 @@ def needs_gather(case, modes=("vjp",)):
 def _cases():
     cb, cb_out = conv_backward([1, 2, 5, 5], [3, 2, 3, 3], [2, 2], [1, 1], [1, 1], 1)
     cbg, cbg_out = conv_backward([2, 4, 6], [4, 2, 2], [1], [1], [2], 2)
+    # Kernel offsets whose windows miss the input (stride 3, pad 2).
+    cbs, cbs_out = conv_backward([1, 4, 4, 5], [2, 2, 3, 2], [3, 2], [2, 1], [1, 2], 2)
+    mpc, mpc_out = max_pool_backward([1, 2, 6, 7], [2, 3], [2, 2], [1, 1], [2, 1], True)
+    apc, apc_out = avg_pool_backward([2, 1, 5, 6], [2, 3], [2, 2], [1, 1], True, True)
     mpb, mpb_out = max_pool_backward([1, 2, 5, 5], [3, 3], [2, 2], [1, 1], [1, 1])
     apb, apb_out = avg_pool_backward([1, 2, 5, 5], [3, 3], [2, 2], [1, 1], False, False)
     adb, adb_out = adaptive_backward([1, 2, 5, 7], [2, 3])
@@ -363,6 +367,11 @@ def _cases():
                  [normal(*cb_out), normal(1, 2, 5, 5), normal(3, 2, 3, 3)]),
             Case("convolution_backward 1-d groups dilation", cbg,
                  [normal(*cbg_out), normal(2, 4, 6), normal(4, 2, 2)]),
+            Case("convolution 2-d groups 3 channel multiplier 2 non-square",
+                 conv([2, 3, 7, 6], [6, 1, 3, 2], [2, 1], [2, 1], [2, 1], 3),
+                 [normal(2, 3, 7, 6), normal(6, 1, 3, 2), normal(6)]),
+            Case("convolution_backward 2-d stride 3 pad 2 groups 2", cbs,
+                 [normal(*cbs_out), normal(1, 4, 4, 5), normal(2, 2, 3, 2)]),
         ],
         "pool": [
             needs_gather(Case("max_pool2d_with_indices k2", max_pool([1, 2, 4, 4], [2, 2], [2, 2],
@@ -375,6 +384,8 @@ def _cases():
                  [normal(1, 1, 6, 6)])),
             needs_gather(Case("max_pool2d_with_indices_backward", mpb,
                  [normal(*mpb_out), normal(1, 2, 5, 5)]), modes=("jvp",)),
+            needs_gather(Case("max_pool2d_with_indices_backward ceil dilation", mpc,
+                 [normal(*mpc_out), normal(1, 2, 6, 7)]), modes=("jvp",)),
             Case("avg_pool2d k2", avg_pool([1, 2, 4, 4], [2, 2], [2, 2], [0, 0]),
                  [normal(1, 2, 4, 4)]),
             Case("avg_pool2d k3 s2 p1 exclude pad",
@@ -386,6 +397,8 @@ def _cases():
                  avg_pool([1, 1, 4, 4], [3, 3], [1, 1], [1, 1], divisor=4),
                  [normal(1, 1, 4, 4)]),
             Case("avg_pool2d_backward", apb, [normal(*apb_out), normal(1, 2, 5, 5)]),
+            Case("avg_pool2d_backward ceil non-square", apc,
+                 [normal(*apc_out), normal(2, 1, 5, 6)]),
             Case("_adaptive_avg_pool2d", adaptive([1, 2, 5, 7], [2, 3]),
                  [normal(1, 2, 5, 7)]),
             Case("_adaptive_avg_pool2d global 3-d", adaptive([2, 3, 3], [1, 1]),
