@@ -47,7 +47,8 @@ static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
     return;
-  pm.addPass(tad::createTadOutlineKernelsPass());
+  if (options.outlineKernels)
+    pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;
   contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
   contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);

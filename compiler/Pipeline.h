@@ -44,6 +44,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Run the outer loops of large matmul-like ops on all "
                      "cores (OpenMP; default: on where tad found libomp)"),
       llvm::cl::init(tad::hasOpenMP())};
+  PassOptions::Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("At -O2+, make each distinct linalg op one shared "
+                     "function (tad-outline-kernels; docs/performance.md)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> printSchedule{
       *this, "print-schedule",
       llvm::cl::desc("Print the schedule chosen for each matmul-like op"),

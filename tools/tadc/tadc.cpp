@@ -176,6 +176,12 @@ static cl::opt<bool> parallel(
              "with OpenMP at -O2+ (default: on where tad was built with "
              "libomp; --parallel=false for single-threaded code)"),
     cl::init(true), cl::cat(tadcCategory));
+static cl::opt<bool> outlineKernels(
+    "outline-kernels",
+    cl::desc("Make each distinct linalg op one shared function at -O2+, "
+             "compiled once however often it recurs (default: on; "
+             "--outline-kernels=false inlines them all)"),
+    cl::init(true), cl::cat(tadcCategory));
 static cl::opt<bool> printSchedule(
     "print-schedule",
     cl::desc("Print the tile sizes chosen for each matmul-like op"),
@@ -456,6 +462,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   pipelineOptions.matmulRegisterTile =
       ArrayRef<int64_t>(llvm::to_vector(matmulRegisterTile));
   pipelineOptions.printSchedule = printSchedule;
+  pipelineOptions.outlineKernels = outlineKernels;
   pipelineOptions.parallel = parallel && tad::hasOpenMP();
   switch (emit) {
   case Emit::MLIR:

@@ -12,6 +12,18 @@ from . import _abi
 from .device import DeviceArray
 
 
+
+# ctypes copies of the shapes passed to entry points, built once per shape
+# (the module only reads them) instead of on every call.
+_SHAPE_BUFFERS = {}
+
+
+def _shape_buffer(shape):
+    buffer = _SHAPE_BUFFERS.get(shape)
+    if buffer is None:
+        buffer = _SHAPE_BUFFERS[shape] = (ctypes.c_int64 * len(shape))(*shape)
+    return buffer
+
 class TadError(ValueError):
     """A call or a module was rejected.
 
@@ -202,16 +214,12 @@ class Function:
         unsupported = {i: a.dtype for i, a in enumerate(arrays)
                        if not isinstance(a, DeviceArray) and
                        a.dtype not in _abi.DTYPE_CODES}
-        keep = []  # shape buffers, alive until the call returns
-
         def tensors(arrays):
             if not arrays:
                 return None
             out = (_abi.Tensor * len(arrays))()
             for i, array in enumerate(arrays):
-                shape = (ctypes.c_int64 * array.ndim)(*array.shape)
-                keep.append(shape)
-                out[i].shape = shape if array.ndim else None
+                out[i].shape = _shape_buffer(array.shape) if array.ndim else None
                 out[i].rank = array.ndim
                 if isinstance(array, DeviceArray):
                     out[i].data = array.data_ptr or None
