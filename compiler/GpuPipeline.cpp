@@ -69,23 +69,7 @@ static void addBufferization(OpPassManager &pm,
     pm.addPass(createLinalgElementwiseOpFusionPass());
     addCleanups(pm);
   }
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  bufferize.unknownTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  addCleanups(pm);
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  addCleanups(pm);
+  tad::buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadParallelLoopsFirstPass());
   if (options.kernels == "tiled")

@@ -73,23 +73,7 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
   addCleanups(pm);
 }
 
-void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
-                                    const CpuPipelineOptions &options) {
-  // The C boundary: record the tensor signature of each public function
-  // before bufferization changes it. Then everything private is inlined and
-  // dropped: one function per entry point.
-  pm.addPass(tad::createTadRecordABIPass());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  // Elementwise arith/math ops on whole tensors (valid input, but
-  // bufferization only handles them as linalg).
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  addCleanups(pm);
-  addTensorOptimizations(pm, options);
-
-  // Bufferization: identity layouts at function boundaries (static shapes
-  // become bare pointers below), results written into caller-provided
-  // out-parameters, temporaries freed before returning.
+void tad::buildBufferizationPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tad::createTadDuplicateEmptyTensorsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -111,6 +95,22 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   addCleanups(pm);
+}
+
+void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                    const CpuPipelineOptions &options) {
+  // The C boundary: record the tensor signature of each public function
+  // before bufferization changes it. Then everything private is inlined and
+  // dropped: one function per entry point.
+  pm.addPass(tad::createTadRecordABIPass());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  // Elementwise arith/math ops on whole tensors (valid input, but
+  // bufferization only handles them as linalg).
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  addCleanups(pm);
+  addTensorOptimizations(pm, options);
+  buildBufferizationPipeline(pm);
   addBufferOptimizations(pm, options);
 
   // Loops.

@@ -58,6 +58,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// tad dialect -> linalg, tensor, arith and math on tensors.
 void buildTadToLinalgPipeline(OpPassManager &pm);
 
+/// Bufferization shared by the CPU and GPU pipelines: identity layouts at
+/// function boundaries (static shapes become bare pointers), results
+/// written into caller-provided out-parameters, temporaries freed before
+/// returning, one tensor.empty per use (docs/architecture.md).
+void buildBufferizationPipeline(OpPassManager &pm);
+
 /// linalg on tensors -> LLVM dialect: records the C ABI signatures, inlines
 /// private functions, bufferizes with results as out-parameters, frees
 /// temporaries, lowers to loops and to LLVM (bare-pointer calling
