@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -27,6 +26,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -164,6 +164,63 @@ struct TadVectorizeContractionsPass
 struct ContractionDims {
   SmallVector<unsigned> batch, m, n, k;
 };
+
+/// Keeps each register tile's accumulators in registers across its k loop:
+/// the C tile's transfer_read / transfer_write pair moves out of the loop and
+/// the tile becomes a loop-carried vector. Upstream's
+/// linalg::hoistRedundantVectorTransfers refuses whenever the C buffer has a
+/// view-like user anywhere in the function (the extract_strided_metadata of
+/// an outlined fill of the same buffer, a subview for another op), which left
+/// the C tile loaded and stored on every k step (4x slower kernels). Here C
+/// is the output of the contraction being scheduled: inside its k loop the
+/// only accesses to it are the pair itself (checked), and A and B are other
+/// operands of the same linalg op, which the tiling above already assumes
+/// do not overlap C.
+void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
+  func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  SmallVector<vector::TransferWriteOp> writes;
+  func.walk([&](vector::TransferWriteOp write) { writes.push_back(write); });
+  for (vector::TransferWriteOp write : writes) {
+    auto loop = dyn_cast<scf::ForOp>(write->getParentOp());
+    auto contract = write.getVector().getDefiningOp<vector::ContractionOp>();
+    if (!loop || !contract)
+      continue;
+    auto read = contract.getAcc().getDefiningOp<vector::TransferReadOp>();
+    if (!read || read->getParentOp() != loop.getOperation() ||
+        !read->hasOneUse() || read.getBase() != write.getBase() ||
+        read.getIndices() != write.getIndices() ||
+        read.getVectorType() != write.getVectorType() ||
+        read.getPermutationMap() != write.getPermutationMap() ||
+        read.getMask() || write.getMask())
+      continue;
+    if (!llvm::all_of(read->getOperands(), [&](Value v) {
+          return loop.isDefinedOutsideOfLoop(v);
+        }))
+      continue;
+    if (llvm::any_of(read.getBase().getUsers(), [&](Operation *user) {
+          return user != read.getOperation() &&
+                 user != write.getOperation() && loop->isAncestor(user);
+        }))
+      continue;
+    // Static tiles: the k loop runs at least once.
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips || trips->isZero())
+      continue;
+    loop.moveOutOfLoop(read);
+    rewriter.moveOpAfter(write, loop);
+    NewYieldValuesFn yieldAcc = [&](OpBuilder &, Location,
+                                    ArrayRef<BlockArgument>) {
+      return SmallVector<Value>{write.getVector()};
+    };
+    FailureOr<LoopLikeOpInterface> newLoop = loop.replaceWithAdditionalYields(
+        rewriter, read.getVector(), /*replaceInitOperandUsesInLoop=*/true,
+        yieldAcc);
+    if (failed(newLoop))
+      continue;
+    write.getValueToStoreMutable().assign(
+        newLoop->getOperation()->getResults().back());
+  }
+}
 
 std::optional<ContractionDims> matmulDims(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
@@ -358,7 +415,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
   }
   DominanceInfo dominance(func);
   eliminateCommonSubExpressions(rewriter, dominance, func);
-  linalg::hoistRedundantVectorTransfers(func);
+  hoistAccumulators(rewriter, func);
 
   // vector.contract -> outer products -> vector.fma with broadcast A.
   {

@@ -99,3 +99,28 @@ func.func @small(%a: memref<64x8xf32>, %b: memref<8x32xf32>,
                 outs(%c : memref<64x32xf32>)
   return
 }
+
+// -----
+
+// The accumulators stay in registers also when the C buffer has view-like
+// users elsewhere (here the extract_strided_metadata of an outlined fill, as
+// tad-outline-kernels emits it): upstream's hoisting refused these and left
+// a load and a store of the C tile in every k step (regression test).
+// CHECK: tad schedule: linalg.matmul 64x128x256 f32
+// CHECK-LABEL: func.func @c_with_view_user(
+//       CHECK: memref.extract_strided_metadata
+//       CHECK: call @fill
+//       CHECK: scf.for {{.*}} iter_args
+//   CHECK-NOT: vector.store
+//       CHECK: scf.yield
+//       CHECK: vector.store {{.*}} : memref<64x128xf32>, vector<32xf32>
+func.func private @fill(memref<f32>, index)
+func.func @c_with_view_user(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
+                            %c: memref<64x128xf32>) {
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %c
+      : memref<64x128xf32> -> memref<f32>, index, index, index, index, index
+  call @fill(%base, %offset) : (memref<f32>, index) -> ()
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x128xf32>)
+                outs(%c : memref<64x128xf32>)
+  return
+}
