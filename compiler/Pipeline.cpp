@@ -41,8 +41,9 @@ static void addTensorOptimizations(OpPassManager &pm,
 }
 
 /// Hook: optimizations on buffers, before the lowering to loops. Matmul-like
-/// ops get cache and register tiles and outer-product FMA kernels; each
-/// distinct linalg op becomes one shared function (docs/performance.md).
+/// ops get cache and register tiles and outer-product FMA kernels,
+/// transposes register tiles transposed by shuffles; each distinct linalg op
+/// becomes one shared function (docs/performance.md).
 static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
@@ -56,6 +57,7 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
+  pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeTransposesPass());
   pm.addPass(tad::createTadReassociateReductionsPass());
   addCleanups(pm);
 }

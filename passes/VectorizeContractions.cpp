@@ -6,6 +6,7 @@
 // accumulators hoisted out of the k loop, outer-product FMAs.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/HostMachine.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -29,9 +30,6 @@
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
-
-#include <unistd.h>
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADVECTORIZECONTRACTIONSPASS
@@ -42,31 +40,7 @@ using namespace mlir;
 
 namespace {
 
-/// What the heuristic needs to know about the target.
-struct Machine {
-  int64_t vectorBits;  // widest vector register
-  int64_t numVectors;  // architectural vector registers
-  int64_t l1Bytes;     // L1 data cache per core
-  int64_t l2Bytes;     // L2 cache per core
-};
-
-/// The host (tad compiles for the machine it runs on: ObjectEmitter uses the
-/// host CPU too).
-Machine hostMachine() {
-  Machine m{128, 16, 32 * 1024, 512 * 1024};
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    m = {512, 32, m.l1Bytes, m.l2Bytes};
-  else if (features.lookup("avx2") || features.lookup("avx"))
-    m = {256, 16, m.l1Bytes, m.l2Bytes};
-  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l1 > 0)
-    m.l1Bytes = l1;
-  if (l2 > 0)
-    m.l2Bytes = l2;
-  return m;
-}
+using Machine = tad::HostMachine;
 
 /// Tile sizes for the (m, n, k) dimensions of a contraction.
 struct Schedule {
@@ -349,7 +323,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
                    "positive sizes and register-tile two");
     return signalPassFailure();
   }
-  Machine machine = hostMachine();
+  Machine machine = tad::hostMachine();
   if (vectorBits > 0)
     machine.vectorBits = vectorBits;
 
