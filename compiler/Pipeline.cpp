@@ -58,6 +58,8 @@ static void addBufferOptimizations(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
   pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeTransposesPass());
+  if (contractions.parallel)
+    pm.addNestedPass<func::FuncOp>(tad::createTadParallelizeLoopsPass());
   pm.addPass(tad::createTadReassociateReductionsPass());
   addCleanups(pm);
 }

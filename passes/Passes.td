@@ -268,6 +268,37 @@ def TadVectorizeTransposesPass
   ];
 }
 
+def TadParallelizeLoopsPass
+    : Pass<"tad-parallelize-loops", "::mlir::func::FuncOp"> {
+  let summary = "Split large elementwise and reduction ops over the cores";
+  let description = [{
+    On buffers, after the matmul and transpose schedules. Every other linalg
+    op with static shapes and at least `min-iterations` loop iterations
+    (elementwise chains, softmax and normalization rows, pooling, im2col) is
+    tiled along its outermost parallel dimension into an `scf.parallel`
+    loop (through `scf.forall`), which `convert-scf-to-openmp` runs on all
+    cores; each iteration keeps the inner dimensions whole, so LLVM still
+    vectorizes them. The tile gives about 64 iterations (for load balance
+    with any thread count) of at least `min-iterations-per-tile` each.
+    Smaller ops stay on one thread: an OpenMP fork/join costs a few
+    microseconds. Reductions over all dimensions (no parallel dimension)
+    stay serial.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t",
+           /*default=*/"1 << 17",
+           "Loop iterations below which an op stays on one thread">,
+    Option<"minIterationsPerTile", "min-iterations-per-tile", "int64_t",
+           /*default=*/"4096",
+           "Loop iterations one parallel iteration runs at least">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+}
+
 def TadApproximateMathPass : Pass<"tad-approximate-math"> {
   let summary = "Replace f32 tanh, exp, expm1, log, log1p, log2 and erf by "
                 "polynomial approximations";

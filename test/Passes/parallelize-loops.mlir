@@ -1,0 +1,75 @@
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-parallelize-loops))' | FileCheck %s
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-parallelize-loops{min-iterations=1024 min-iterations-per-tile=64}))' | FileCheck %s --check-prefix=LOW
+
+// A large elementwise op: the outermost dimension (8) is split, each
+// parallel iteration keeps a whole 128x1024 block (the inner loops LLVM
+// vectorizes).
+// CHECK-LABEL: func.func @elementwise(
+//       CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c8) step (%c1)
+//       CHECK: memref.subview {{.*}} [1, 128, 1024]
+//       CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<1x128x1024xf32
+func.func @elementwise(%a: memref<8x128x1024xf32>, %b: memref<8x128x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : memref<8x128x1024xf32>) outs(%b : memref<8x128x1024xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Row reductions split over rows (about 64 tiles: 16 rows each); the
+// reduced dimension stays whole in every tile.
+// CHECK-LABEL: func.func @row_sums(
+//       CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c16)
+//       CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : memref<16x1024xf32
+func.func @row_sums(%a: memref<1024x1024xf32>, %b: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1024x1024xf32>) outs(%b : memref<1024xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Small ops stay on one thread (unless the threshold is lowered); a
+// reduction over everything has no parallel dimension to split.
+// CHECK-LABEL: func.func @small(
+//   CHECK-NOT: scf.parallel
+//       CHECK: linalg.generic
+// LOW-LABEL: func.func @small(
+//       LOW: scf.parallel (%{{.*}}) = (%c0) to (%c128) step (%c2)
+// CHECK-LABEL: func.func @total(
+//   CHECK-NOT: scf.parallel
+// LOW-LABEL: func.func @total(
+//   LOW-NOT: scf.parallel
+func.func @small(%a: memref<128x512xf32>, %b: memref<128x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<128x512xf32>) outs(%b : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+func.func @total(%a: memref<1048576xf32>, %b: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+                                   affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%a : memref<1048576xf32>) outs(%b : memref<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
