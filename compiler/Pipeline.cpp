@@ -73,6 +73,9 @@ bool tad::hasOpenMP() {
 }
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
+  // tad-level folds and canonicalizations first (e.g. the transposes the
+  // VJP's matmul rules introduce cancel: see tad.t).
+  addCleanups(pm);
   pm.addPass(tad::createConvertTadToLinalgPass());
   addCleanups(pm);
 }

@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -233,6 +234,47 @@ TAD_INFER_SIGNATURE(TOp) {
   SmallVector<int64_t> shape(llvm::reverse(self->getShape()));
   results.push_back(RankedTensorType::get(shape, self->getElementType()));
   return success();
+}
+
+OpFoldResult TOp::fold(FoldAdaptor) {
+  Type type = getType();
+  if (auto inner = getSelf().getDefiningOp<TOp>())
+    if (inner.getSelf().getType() == type)
+      return inner.getSelf();
+  if (getSelf().getType() == type && cast<ShapedType>(type).getRank() <= 1)
+    return getSelf();
+  return {};
+}
+
+namespace {
+/// t(mm(a, b)) -> mm(t(b), t(a)) where a or b is a transpose, so that it
+/// cancels (see TOp's description).
+struct TransposeOfProduct : OpRewritePattern<TOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TOp op,
+                                PatternRewriter &rewriter) const override {
+    auto mm = op.getSelf().getDefiningOp<MmOp>();
+    if (!mm || !mm->hasOneUse())
+      return failure();
+    Value a = mm.getSelf(), b = mm.getMat2();
+    if (!a.getDefiningOp<TOp>() && !b.getDefiningOp<TOp>())
+      return failure();
+    Location loc = op.getLoc();
+    Value bt = rewriter.createOrFold<TOp>(loc, b);
+    Value at = rewriter.createOrFold<TOp>(loc, a);
+    Value product = MmOp::create(rewriter, loc, bt, at);
+    if (product.getType() != op.getType())
+      return failure();
+    rewriter.replaceOp(op, product);
+    return success();
+  }
+};
+} // namespace
+
+void TOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                      MLIRContext *context) {
+  patterns.add<TransposeOfProduct>(context);
 }
 
 TAD_INFER_SIGNATURE(TransposeIntOp) {

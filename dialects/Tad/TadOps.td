@@ -226,9 +226,18 @@ def Tad_SumToSizeOp : Tad_AtenOp<"sum_to_size",
 
 def Tad_TOp : Tad_AtenOp<"t", "t(Tensor(a) self) -> Tensor(a)"> {
   let summary = "transpose of a tensor of rank <= 2";
+  let description = [{
+    Folds `t(t(x))` and `t` of a rank <= 1 tensor to `x`. Canonicalization
+    rewrites `t(mm(a, b))` to `mm(t(b), t(a))` where `a` or `b` is itself a
+    transpose (which then cancels): the VJP of `x @ t(W)` computes
+    `grad_W = t(t(x) @ g)`, which becomes `t(g) @ x`, one transpose of the
+    smaller operand instead of two.
+  }];
   let arguments = (ins Tad_AnyTensor:$self);
   let results = (outs Tad_AnyTensor:$result);
   let assemblyFormat = "$self attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tad_TransposeIntOp : Tad_AtenOp<"transpose.int",
