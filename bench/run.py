@@ -218,8 +218,9 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
              f"Machine: {info['cpu']}, {info['cores']} cores visible; PyTorch {info['torch']} "
              f"(Debian python3-torch) with BLAS `{info['blas']}`, {THREADS} threads "
              f"(`torch.set_num_threads`, `OMP_NUM_THREADS`); tad modules compiled with `-O3` "
-             "for the host CPU (matmul-like ops of 2^18 multiply-adds or more run their outer "
-             "loop on OpenMP threads, `OMP_NUM_THREADS` of them; the rest is single-threaded). "
+             "for the host CPU (matmul-like ops of 2^18 multiply-adds or more and other loop "
+             "nests of 2^17 iterations or more run their outer loop on OpenMP threads, "
+             "`OMP_NUM_THREADS` of them; smaller ones are single-threaded). "
              f"Load average (1 min) at the start: {info['load']:.1f}, at the end: "
              f"{os.getloadavg()[0]:.1f}; a load above the core count means other processes "
              "shared the cores and the times are noisy.", "",
