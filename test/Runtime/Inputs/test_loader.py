@@ -74,6 +74,19 @@ b = np.full((2, 3), 0.5, dtype=np.float32)
 y = m.add(a, b)
 assert isinstance(y, np.ndarray) and y.dtype == np.float32 and y.shape == (2, 3)
 np.testing.assert_array_equal(y, a + b)
+# Plain calls reuse this thread's argument structs: new data pointers and
+# results every call, and a call whose shapes differ (rejected) in between
+# does not leave stale shapes behind.
+c = np.full((2, 3), 2.0, dtype=np.float32)
+y2 = m.add(a, c)
+assert y2 is not y
+np.testing.assert_array_equal(y, a + b)
+np.testing.assert_array_equal(y2, a + c)
+try:
+    m.add(a, np.zeros((3, 2), np.float32))
+except tad.TadError:
+    pass
+np.testing.assert_array_equal(m.add(c, b), c + b)
 passed("add")
 
 # A non-contiguous view is made contiguous, not rejected or misread.
