@@ -234,6 +234,21 @@ void TadVectorizeContractionsPass::scheduleContraction(
   int64_t mr = std::min(s.mr, M), nr = std::min(s.nr, N);
   int64_t mc = cacheTile(M, s.mc, mr), nc = cacheTile(N, s.nc, nr),
           kc = cacheTile(K, s.kc, 1);
+  // A contraction large enough for both cores whose m and n fit in one
+  // cache tile (16 x 256 x 1024 in an LSTM's backward) would run on one
+  // thread: halve the n (else m) cache tile so the parallel loop has two
+  // iterations. Batch dimensions are parallel already.
+  int64_t batch = 1;
+  for (unsigned b : dims->batch)
+    batch *= bounds[b];
+  bool isParallel = parallel && batch * M * N * K >= kMinParallelWork;
+  if (isParallel && batch == 1 && M == mc && N == nc &&
+      cacheTiles.size() != 3) {
+    if (nc % (2 * nr) == 0)
+      nc /= 2;
+    else if (mc % (2 * mr) == 0)
+      mc /= 2;
+  }
   if (printSchedule) {
     // One write per line: functions are scheduled on several threads.
     std::string line;
@@ -269,7 +284,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
     return;
   rewriter.eraseOp(op);
   auto block = cast<linalg::LinalgOp>(cached->tiledOps.back());
-  if (parallel && M * N * K >= kMinParallelWork)
+  if (isParallel)
     parallelizeOuterLoop(rewriter, cached->loops);
 
   // Register tiles, k innermost with step 1.

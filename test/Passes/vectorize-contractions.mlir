@@ -87,6 +87,11 @@ func.func @transposed_b(%a: memref<32x16xf32>, %bt: memref<64x16xf32>,
 // PAR-LABEL: func.func @small(
 //   PAR-NOT: scf.parallel
 //       PAR: return
+// A large contraction whose m and n fit in one cache tile (16 x 256, k =
+// 1024, an LSTM step's backward) gets its n cache tile halved, so that the
+// parallel loop has two iterations.
+// PAR-LABEL: func.func @one_cache_tile(
+//       PAR: scf.parallel (%{{.*}}) = (%c0) to (%c256) step (%c128)
 func.func @parallel(%a: memref<128x256xf32>, %b: memref<256x64xf32>,
                     %c: memref<128x64xf32>) {
   linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x64xf32>)
@@ -97,6 +102,12 @@ func.func @small(%a: memref<64x8xf32>, %b: memref<8x32xf32>,
                  %c: memref<64x32xf32>) {
   linalg.matmul ins(%a, %b : memref<64x8xf32>, memref<8x32xf32>)
                 outs(%c : memref<64x32xf32>)
+  return
+}
+func.func @one_cache_tile(%a: memref<16x1024xf32>, %b: memref<1024x256xf32>,
+                          %c: memref<16x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x256xf32>)
+                outs(%c : memref<16x256xf32>)
   return
 }
 
