@@ -35,3 +35,42 @@ func.func @shared(%x: tensor<8xf32>, %n: index) -> (tensor<8xf32>, tensor<8xf32>
   %f1 = linalg.fill ins(%one : f32) outs(%d : tensor<?xf32>) -> tensor<?xf32>
   return %a, %b, %f0, %f1 : tensor<8xf32>, tensor<8xf32>, tensor<?xf32>, tensor<?xf32>
 }
+
+// One zero-filled accumulator taken as the init of several matmuls (as CSE
+// leaves it): each gets its own fill (bufferized in place, a memset)
+// instead of a copy of one shared filled buffer per matmul.
+// CHECK-LABEL: func.func @shared_fill
+func.func @shared_fill(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>,
+                       %c: tensor<4x8xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  // CHECK: %[[E0:.*]] = tensor.empty() : tensor<4x16xf32>
+  // CHECK: %[[F0:.*]] = linalg.fill {{.*}} outs(%[[E0]] : tensor<4x16xf32>)
+  // CHECK: %[[E1:.*]] = tensor.empty() : tensor<4x16xf32>
+  // CHECK: %[[F1:.*]] = linalg.fill {{.*}} outs(%[[E1]] : tensor<4x16xf32>)
+  // CHECK: linalg.matmul {{.*}} outs(%[[F1]] :
+  // CHECK: linalg.matmul {{.*}} outs(%[[F0]] :
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+                     outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %q = linalg.matmul ins(%c, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+                     outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %p, %q : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// A fill that is also read keeps the original for the reads; every init
+// gets its own.
+// CHECK-LABEL: func.func @fill_also_read
+func.func @fill_also_read(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>)
+    -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  // CHECK: %[[F0:.*]] = linalg.fill
+  // CHECK: %[[F1:.*]] = linalg.fill
+  // CHECK: linalg.matmul {{.*}} outs(%[[F1]] :
+  // CHECK: return {{.*}}, %[[F0]]
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+                     outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %p, %f : tensor<4x16xf32>, tensor<4x16xf32>
+}
