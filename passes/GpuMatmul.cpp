@@ -243,35 +243,36 @@ struct KernelBuilder {
         b, loc, {index(b, 0)}, {index(b, numSlices)}, {index(b, 1)},
         [&](OpBuilder &b, Location, ValueRange slice) {
           Value kBase = mul(b, slice[0], kTileK);
-          // Load the slices of A (64 x 16) and B (16 x 64).
+          // Load the slices of A (64 x 16) and B (16 x 64), consecutive
+          // threads along each operand's contiguous dimension (k for A, n
+          // for B); zero outside the matrices.
+          auto loadSlice = [&](OpBuilder &b, Value thread, bool isA) {
+            int64_t fastExtent = isA ? kTileK : kTileN;
+            int64_t elements = isA ? kTileM * kTileK : kTileK * kTileN;
+            for (int64_t r = 0; r < elements / kThreads; ++r) {
+              Value e = add(b, thread, index(b, kThreads * r));
+              Value fast =
+                  arith::RemUIOp::create(b, loc, e, index(b, fastExtent));
+              Value slow =
+                  arith::DivUIOp::create(b, loc, e, index(b, fastExtent));
+              // kk: the position in the slice's k; mn: in its rows or columns.
+              Value kk = isA ? fast : slow, mn = isA ? slow : fast;
+              Value k = add(b, kBase, kk);
+              Value rowOrCol = add(b, isA ? rowBase : colBase, mn);
+              Value in = arith::AndIOp::create(
+                  b, loc, less(b, rowOrCol, isA ? c.m : c.n), less(b, k, c.k));
+              Value v = guarded(b, in, [&](OpBuilder &b) {
+                return isA ? load(b, c.a, mapA, dims(rowOrCol, kZero, k, b))
+                           : load(b, c.b, mapB, dims(kZero, rowOrCol, k, b));
+              });
+              memref::StoreOp::create(b, loc, v, isA ? tileA : tileB,
+                                      ValueRange{kk, mn});
+            }
+          };
           forEachThread(b, [&](OpBuilder &b, Value tx, Value ty) {
             Value thread = add(b, mul(b, ty, kThreadsX), tx);
-            for (int64_t r = 0; r < kTileM * kTileK / kThreads; ++r) {
-              Value e = add(b, thread, index(b, kThreads * r));
-              // A: consecutive threads along k.
-              Value kk = arith::RemUIOp::create(b, loc, e, index(b, kTileK));
-              Value mm = arith::DivUIOp::create(b, loc, e, index(b, kTileK));
-              Value m = add(b, rowBase, mm), k = add(b, kBase, kk);
-              Value in = arith::AndIOp::create(b, loc, less(b, m, c.m),
-                                               less(b, k, c.k));
-              Value v = guarded(b, in, [&](OpBuilder &b) {
-                return load(b, c.a, mapA, dims(m, kZero, k, b));
-              });
-              memref::StoreOp::create(b, loc, v, tileA, ValueRange{kk, mm});
-            }
-            for (int64_t r = 0; r < kTileK * kTileN / kThreads; ++r) {
-              Value e = add(b, thread, index(b, kThreads * r));
-              // B: consecutive threads along n.
-              Value nn = arith::RemUIOp::create(b, loc, e, index(b, kTileN));
-              Value kk = arith::DivUIOp::create(b, loc, e, index(b, kTileN));
-              Value n = add(b, colBase, nn), k = add(b, kBase, kk);
-              Value in = arith::AndIOp::create(b, loc, less(b, n, c.n),
-                                               less(b, k, c.k));
-              Value v = guarded(b, in, [&](OpBuilder &b) {
-                return load(b, c.b, mapB, dims(kZero, n, k, b));
-              });
-              memref::StoreOp::create(b, loc, v, tileB, ValueRange{kk, nn});
-            }
+            loadSlice(b, thread, /*isA=*/true);
+            loadSlice(b, thread, /*isA=*/false);
           });
           barrier(b);
           // Up to 16 rank-1 updates of each thread's 4x4 tile (the last

@@ -1,4 +1,4 @@
-//===- HostMachine.h - what the CPU schedules know about the target -*- C++ -*-===//
+//===- HostMachine.h - the target of the CPU schedules ---------*- C++ -*-===//
 //
 // tad compiles for the machine it runs on (ObjectEmitter targets the host
 // CPU), so the CPU schedules (tad-vectorize-contractions,

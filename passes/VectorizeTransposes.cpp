@@ -111,7 +111,8 @@ void tileTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
 void TadVectorizeTransposesPass::runOnOperation() {
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
-  int64_t bits = vectorBits ? int64_t(vectorBits) : tad::hostMachine().vectorBits;
+  int64_t bits =
+      vectorBits ? int64_t(vectorBits) : tad::hostMachine().vectorBits;
 
   SmallVector<linalg::TransposeOp> transposes;
   func.walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
