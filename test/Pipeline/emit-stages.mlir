@@ -2,9 +2,9 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tadc %s --emit=mlir -o - | FileCheck %s --check-prefix=MLIR
 // RUN: tadc %s --emit=linalg -o - | FileCheck %s --check-prefix=LINALG
-// RUN: tadc %s --emit=llvm-mlir -o - | FileCheck %s --check-prefix=LLVMMLIR
-// RUN: tad-opt %s --tad-cpu-pipeline | FileCheck %s --check-prefix=LLVMMLIR
-// RUN: tad-opt %s --tad-cpu-pipeline=opt-level=0 | FileCheck %s --check-prefix=LLVMMLIR
+// RUN: tadc %s --emit=llvm-mlir -o - | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR2
+// RUN: tad-opt %s --tad-cpu-pipeline | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR2
+// RUN: tad-opt %s --tad-cpu-pipeline=opt-level=0 | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR0
 // RUN: tadc %s --emit=llvm -O0 -o - | FileCheck %s --check-prefix=LLVM0
 // RUN: tadc %s --emit=llvm -O2 -o - | FileCheck %s --check-prefix=LLVM2
 // RUN: tadc %s --emit=obj -o %t/stages.o
@@ -59,16 +59,20 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 
 // --emit=llvm-mlir: one internal implementation (the private function is
 // inlined; its result is a temporary from the runtime's caching allocator,
-// freed before returning), its C entry point and the metadata; nothing else
-// is left.
+// freed before returning), from -O2 the kernels it calls (each linalg op
+// one function: tad-outline-kernels), its C entry point and the metadata;
+// nothing else is left.
 //     LLVMMLIR-NOT: func.func
 //     LLVMMLIR-NOT: @act
 //         LLVMMLIR: llvm.func internal @_tad_impl_predict(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
-//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_alloc
 // exp: LLVM's intrinsic at -O0/-O1, a polynomial (fma) from -O2
-// (tad-approximate-math).
-//         LLVMMLIR:   llvm.intr.{{exp|fma}}
+// (tad-approximate-math), inline at -O0, in its kernel from -O2.
+//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_alloc
+//        LLVMMLIR0:   llvm.intr.exp
+//        LLVMMLIR2:   llvm.call @generic_4x8_f32
 //         LLVMMLIR:   llvm.call @_mlir_memref_to_llvm_free(%[[TEMP]])
+//        LLVMMLIR2: llvm.func internal @generic_4x8_f32(
+//        LLVMMLIR2:   llvm.intr.fma
 //         LLVMMLIR: llvm.func @__tad_check_call
 //         LLVMMLIR: llvm.mlir.global internal constant @__tad_fn0_name("predict\00")
 //         LLVMMLIR: llvm.func @predict(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: i64) -> i32
