@@ -191,7 +191,7 @@ void tad::buildLinalgToGpuPipeline(OpPassManager &pm,
 
 void tad::buildTadToGpuPipeline(OpPassManager &pm,
                                 const GpuPipelineOptions &options) {
-  buildTadToLinalgPipeline(pm);
+  buildTadToLinalgPipeline(pm, options.optLevel);
   buildLinalgToGpuPipeline(pm, options);
 }
 

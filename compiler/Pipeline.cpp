@@ -72,10 +72,14 @@ bool tad::hasOpenMP() {
 #endif
 }
 
-void tad::buildTadToLinalgPipeline(OpPassManager &pm) {
+void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel) {
   // tad-level folds and canonicalizations first (e.g. the transposes the
   // VJP's matmul rules introduce cancel: see tad.t).
   addCleanups(pm);
+  if (optLevel >= 2) {
+    pm.addPass(tad::createTadCombineMatmulSumsPass());
+    addCleanups(pm);
+  }
   pm.addPass(tad::createConvertTadToLinalgPass());
   addCleanups(pm);
 }
@@ -174,7 +178,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
 
 void tad::buildTadToLLVMPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
-  buildTadToLinalgPipeline(pm);
+  buildTadToLinalgPipeline(pm, options.optLevel);
   buildLinalgToLLVMPipeline(pm, options);
 }
 

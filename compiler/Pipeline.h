@@ -55,8 +55,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// tad dialect -> linalg, tensor, arith and math on tensors.
-void buildTadToLinalgPipeline(OpPassManager &pm);
+/// tad dialect -> linalg, tensor, arith and math on tensors. From `optLevel`
+/// 2 on, sums of thin matmuls become one (tad-combine-matmul-sums).
+void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel);
 
 /// Bufferization shared by the CPU and GPU pipelines: identity layouts at
 /// function boundaries (static shapes become bare pointers), results

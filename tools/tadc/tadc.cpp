@@ -468,10 +468,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   case Emit::MLIR:
     break;
   case Emit::Linalg:
-    tad::buildTadToLinalgPipeline(pm);
+    tad::buildTadToLinalgPipeline(pm, optLevel);
     break;
   case Emit::Header:
-    tad::buildTadToLinalgPipeline(pm);
+    tad::buildTadToLinalgPipeline(pm, optLevel);
     pm.addPass(tad::createTadRecordABIPass());
     break;
   default:

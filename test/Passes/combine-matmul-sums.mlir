@@ -1,0 +1,64 @@
+// RUN: tad-opt %s --tad-combine-matmul-sums --canonicalize --split-input-file | FileCheck %s
+
+// The weight gradient of a recurrent cell, sum_t t(g_t) @ h_t: one product
+// over the concatenated steps, its lhs one transpose of the stacked g_t.
+// CHECK-LABEL: func.func @rnn_weight_grad(
+// CHECK-SAME: %[[G0:[^:]*]]: tensor<16x1024xf32>, %[[H0:[^:]*]]: tensor<16x256xf32>, %[[G1:[^:]*]]: tensor<16x1024xf32>, %[[H1:[^:]*]]: tensor<16x256xf32>, %[[G2:[^:]*]]: tensor<16x1024xf32>, %[[H2:[^:]*]]: tensor<16x256xf32>)
+// CHECK: %[[G:.*]] = tad.cat %[[G0]], %[[G1]], %[[G2]] : {{.*}} -> tensor<48x1024xf32>
+// CHECK: %[[GT:.*]] = tad.t %[[G]] : (tensor<48x1024xf32>) -> tensor<1024x48xf32>
+// CHECK: %[[H:.*]] = tad.cat %[[H0]], %[[H1]], %[[H2]] : {{.*}} -> tensor<48x256xf32>
+// CHECK: %[[P:.*]] = tad.mm %[[GT]], %[[H]] : (tensor<1024x48xf32>, tensor<48x256xf32>) -> tensor<1024x256xf32>
+// CHECK-NOT: tad.add.Tensor
+// CHECK: return %[[P]]
+func.func @rnn_weight_grad(%g0: tensor<16x1024xf32>, %h0: tensor<16x256xf32>,
+                           %g1: tensor<16x1024xf32>, %h1: tensor<16x256xf32>,
+                           %g2: tensor<16x1024xf32>, %h2: tensor<16x256xf32>) -> tensor<1024x256xf32> {
+  %t0 = tad.t %g0 : (tensor<16x1024xf32>) -> tensor<1024x16xf32>
+  %p0 = tad.mm %t0, %h0 : (tensor<1024x16xf32>, tensor<16x256xf32>) -> tensor<1024x256xf32>
+  %t1 = tad.t %g1 : (tensor<16x1024xf32>) -> tensor<1024x16xf32>
+  %p1 = tad.mm %t1, %h1 : (tensor<1024x16xf32>, tensor<16x256xf32>) -> tensor<1024x256xf32>
+  %s1 = tad.add.Tensor %p0, %p1 : (tensor<1024x256xf32>, tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  %t2 = tad.t %g2 : (tensor<16x1024xf32>) -> tensor<1024x16xf32>
+  %p2 = tad.mm %t2, %h2 : (tensor<1024x16xf32>, tensor<16x256xf32>) -> tensor<1024x256xf32>
+  %s2 = tad.add.Tensor %s1, %p2 : (tensor<1024x256xf32>, tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  return %s2 : tensor<1024x256xf32>
+}
+
+// -----
+
+// Plain lhs operands are concatenated along k (dimension 1).
+// CHECK-LABEL: func.func @plain_lhs(
+// CHECK-SAME: %[[A0:[^:]*]]: tensor<64x8xf64>, %[[B0:[^:]*]]: tensor<8x32xf64>, %[[A1:[^:]*]]: tensor<64x4xf64>, %[[B1:[^:]*]]: tensor<4x32xf64>)
+// CHECK: %[[A:.*]] = tad.cat %[[A0]], %[[A1]] {dim = 1 : i64} : {{.*}} -> tensor<64x12xf64>
+// CHECK: %[[B:.*]] = tad.cat %[[B0]], %[[B1]] : {{.*}} -> tensor<12x32xf64>
+// CHECK: tad.mm %[[A]], %[[B]] : (tensor<64x12xf64>, tensor<12x32xf64>) -> tensor<64x32xf64>
+func.func @plain_lhs(%a0: tensor<64x8xf64>, %b0: tensor<8x32xf64>,
+                     %a1: tensor<64x4xf64>, %b1: tensor<4x32xf64>) -> tensor<64x32xf64> {
+  %p0 = tad.mm %a0, %b0 : (tensor<64x8xf64>, tensor<8x32xf64>) -> tensor<64x32xf64>
+  %p1 = tad.mm %a1, %b1 : (tensor<64x4xf64>, tensor<4x32xf64>) -> tensor<64x32xf64>
+  %s = tad.add.Tensor %p0, %p1 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
+  return %s : tensor<64x32xf64>
+}
+
+// -----
+
+// Not combined: products thick in k (copying their operands would cost more
+// than the sum saves), a product also used elsewhere, alpha != 1.
+// CHECK-LABEL: func.func @kept(
+// CHECK-NOT: tad.cat
+// CHECK-COUNT-3: tad.add.Tensor
+// CHECK-NOT: tad.cat
+func.func @kept(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>,
+                %c: tensor<64x4xf32>, %d: tensor<4x64xf32>)
+    -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %thick0 = tad.mm %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %thick1 = tad.mm %b, %a : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s0 = tad.add.Tensor %thick0, %thick1 : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %thin0 = tad.mm %c, %d : (tensor<64x4xf32>, tensor<4x64xf32>) -> tensor<64x64xf32>
+  %thin1 = tad.mm %c, %d : (tensor<64x4xf32>, tensor<4x64xf32>) -> tensor<64x64xf32>
+  %s1 = tad.add.Tensor %thin0, %thin1 : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %thin3 = tad.mm %c, %d : (tensor<64x4xf32>, tensor<4x64xf32>) -> tensor<64x64xf32>
+  %thin4 = tad.mm %c, %d : (tensor<64x4xf32>, tensor<4x64xf32>) -> tensor<64x64xf32>
+  %s2 = tad.add.Tensor %thin3, %thin4 {alpha = 2.0 : f64} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %s0, %s1, %s2, %thin1 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
