@@ -48,6 +48,7 @@ static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
     return;
+  pm.addPass(tad::createTadCollapseDimsPass());
   if (options.outlineKernels)
     pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;
@@ -171,6 +172,9 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   addCleanups(pm);
+  // noalias arguments as alias scopes: they outlive OpenMP's outlining.
+  if (options.optLevel >= 2)
+    pm.addNestedPass<LLVM::LLVMFuncOp>(tad::createTadAliasScopesPass());
 
   // Entry points, metadata, internal linkage for the rest.
   pm.addPass(tad::createTadExportABIPass());

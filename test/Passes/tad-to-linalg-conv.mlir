@@ -56,19 +56,37 @@ func.func @conv_backward(%g: tensor<1x4x3x3xf32>, %x: tensor<1x2x5x5xf32>, %w: t
   return %0#0, %0#1, %0#2 : tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>
 }
 
-// Max pooling with indices: a generic with a value and an index result over
-// n, c, oh, kh, kw, ow (output row innermost); ties keep the first maximum
-// (ogt), NaN wins (uno).
+// Max pooling with indices, a window of at most 16 elements: each window
+// element is a strided slice and an input of one all-parallel generic that
+// keeps the maximum and the winner's window position (i32, -1 for none);
+// ties keep the first maximum (ogt), NaN wins (uno). A second generic turns
+// the position into the flat input index.
 // CHECK-LABEL: func.func @max_pool(
 //       CHECK:   tensor.pad
-//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
-//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+// CHECK-COUNT-9:   tensor.extract_slice
+//       CHECK:   %[[BEST:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
 //       CHECK:     arith.cmpf ogt
 //       CHECK:     arith.cmpf uno
 //       CHECK:     arith.select
 //       CHECK:     arith.select
+//       CHECK:   linalg.generic {{.*}} ins(%[[BEST]]#1 : tensor<1x2x2x2xi32>) outs(%{{.*}} : tensor<1x2x2x2xi64>)
+//       CHECK:     arith.divsi
+//       CHECK:     arith.remsi
 func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) {
   %0:2 = tad.max_pool2d_with_indices %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+  return %0#0, %0#1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>
+}
+
+// A larger window: a generic with a value and an index result over
+// n, c, oh, kh, kw, ow (output row innermost).
+// CHECK-LABEL: func.func @max_pool_large_window(
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
+//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+//       CHECK:     arith.cmpf ogt
+//       CHECK:     arith.cmpf uno
+func.func @max_pool_large_window(%x: tensor<1x2x6x6xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) {
+  %0:2 = tad.max_pool2d_with_indices %x {kernel_size = array<i64: 5, 5>, stride = array<i64: 1, 1>, padding = array<i64: 0, 0>} : (tensor<1x2x6x6xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
   return %0#0, %0#1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>
 }
 

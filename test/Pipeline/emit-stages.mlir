@@ -66,12 +66,13 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 //     LLVMMLIR-NOT: @act
 //         LLVMMLIR: llvm.func internal @_tad_impl_predict(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 // exp: LLVM's intrinsic at -O0/-O1, a polynomial (fma) from -O2
-// (tad-approximate-math), inline at -O0, in its kernel from -O2.
+// (tad-approximate-math), inline at -O0, from -O2 in its kernel, whose
+// 4x8 loops became one (tad-collapse-dims).
 //         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_alloc
 //        LLVMMLIR0:   llvm.intr.exp
-//        LLVMMLIR2:   llvm.call @generic_4x8_f32
+//        LLVMMLIR2:   llvm.call @generic_32_f32
 //         LLVMMLIR:   llvm.call @_mlir_memref_to_llvm_free(%[[TEMP]])
-//        LLVMMLIR2: llvm.func internal @generic_4x8_f32(
+//        LLVMMLIR2: llvm.func internal @generic_32_f32(
 //        LLVMMLIR2:   llvm.intr.fma
 //         LLVMMLIR: llvm.func @__tad_check_call
 //         LLVMMLIR: llvm.mlir.global internal constant @__tad_fn0_name("predict\00")
