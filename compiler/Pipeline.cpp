@@ -58,7 +58,10 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
-  pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeTransposesPass());
+  tad::TadVectorizeTransposesPassOptions transposes;
+  transposes.parallel = contractions.parallel;
+  pm.addNestedPass<func::FuncOp>(
+      tad::createTadVectorizeTransposesPass(transposes));
   if (contractions.parallel)
     pm.addNestedPass<func::FuncOp>(tad::createTadParallelizeLoopsPass());
   pm.addPass(tad::createTadReassociateReductionsPass());

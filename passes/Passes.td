@@ -256,10 +256,21 @@ def TadVectorizeTransposesPass
     other dimension by 1; non-dividing tiles are peeled, so every tile is
     static), each tile is read as whole rows, transposed in registers
     (`vector.transpose`, shuffles) and written as whole rows.
+
+    With `parallel`, the outermost tile loop of a transpose of at least
+    `min-parallel-elements` elements becomes an `scf.parallel` (its tiles
+    write disjoint parts of the output): serial, the forward's `t(W)` of
+    the mlp benchmark (784x512 and 512x512) took a third of its forward
+    pass while the other core waited.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Vector register width in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Run the tiles of large transposes on all cores">,
+    Option<"minParallelElements", "min-parallel-elements", "int64_t",
+           /*default=*/"131072",
+           "Transposes of fewer elements stay serial">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

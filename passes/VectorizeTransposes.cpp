@@ -39,11 +39,27 @@ struct TadVectorizeTransposesPass
   void runOnOperation() override;
 };
 
+/// `loop` (no results) as an scf.parallel with the same bounds and body.
+void parallelize(RewriterBase &rewriter, scf::ForOp loop) {
+  rewriter.setInsertionPoint(loop);
+  scf::ParallelOp::create(
+      rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()},
+      ValueRange{loop.getUpperBound()}, ValueRange{loop.getStep()},
+      [&](OpBuilder &b, Location, ValueRange ivs) {
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), ivs[0]);
+        for (Operation &op : loop.getBody()->without_terminator())
+          b.clone(op, mapping);
+      });
+  rewriter.eraseOp(loop);
+}
+
 /// Tiles `op` so that each tile transposes a lanes x lanes block (smaller
 /// where a dimension is); ops it cannot tile stay as they are (scalar loops
-/// later).
+/// later). With `minParallel` > 0, the outermost tile loop of a transpose
+/// of at least that many elements runs in parallel.
 void tileTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
-                   int64_t vectorBits) {
+                   int64_t vectorBits, int64_t minParallel) {
   ArrayRef<int64_t> perm = op.getPermutation();
   auto initType = dyn_cast<MemRefType>(op.getInit().getType());
   if (!op.hasPureBufferSemantics() || !initType ||
@@ -106,6 +122,16 @@ void tileTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
       scf::ForOp partial;
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
     }
+  // The outermost loop (peeled, it is the main part) of a large transpose.
+  if (minParallel > 0 && initType.getNumElements() >= minParallel &&
+      !loops.empty()) {
+    scf::ForOp outer = loops.front();
+    std::optional<int64_t> lb = getConstantIntValue(outer.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(outer.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(outer.getStep());
+    if (lb && ub && step && *ub - *lb >= 2 * *step)
+      parallelize(rewriter, outer);
+  }
 }
 
 void TadVectorizeTransposesPass::runOnOperation() {
@@ -120,7 +146,7 @@ void TadVectorizeTransposesPass::runOnOperation() {
     return;
   IRRewriter rewriter(ctx);
   for (linalg::TransposeOp op : transposes)
-    tileTranspose(rewriter, op, bits);
+    tileTranspose(rewriter, op, bits, parallel ? int64_t(minParallelElements) : 0);
 
   // The peeled bounds fold into static subviews (and tile types).
   OpPassManager canonicalize(func::FuncOp::getOperationName());

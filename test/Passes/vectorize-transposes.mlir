@@ -1,5 +1,6 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-transposes{vector-bits=512}))' | FileCheck %s
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-transposes{vector-bits=256}))' | FileCheck %s --check-prefix=AVX2
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-transposes{vector-bits=512 parallel=true min-parallel-elements=4096}))' | FileCheck %s --check-prefix=PAR
 
 // A matrix transpose: 16x16 f32 tiles with 512-bit vectors, each read as 16
 // row loads, transposed by shuffles, written as 16 row stores.
@@ -68,5 +69,26 @@ func.func @rows_stay(%a: memref<2x64x4x16xf32>, %b: memref<2x4x64x16xf32>) {
 func.func @dynamic(%a: memref<?x16xf32>, %b: memref<16x?xf32>) {
   linalg.transpose ins(%a : memref<?x16xf32>) outs(%b : memref<16x?xf32>)
     permutation = [1, 0]
+  return
+}
+
+// -----
+
+// With parallel: the outer tile loop of a transpose of at least
+// min-parallel-elements elements is an scf.parallel over tile rows; a
+// smaller one stays serial.
+// PAR-LABEL: func.func @parallel_big(
+// PAR: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c16)
+// PAR: scf.for
+// PAR: vector.shuffle
+// PAR-LABEL: func.func @parallel_small(
+// PAR-NOT: scf.parallel
+// PAR: return
+func.func @parallel_big(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
+  linalg.transpose ins(%x : memref<128x64xf32>) outs(%y : memref<64x128xf32>) permutation = [1, 0]
+  return
+}
+func.func @parallel_small(%x: memref<32x32xf32>, %y: memref<32x32xf32>) {
+  linalg.transpose ins(%x : memref<32x32xf32>) outs(%y : memref<32x32xf32>) permutation = [1, 0]
   return
 }
