@@ -97,8 +97,6 @@ void tileTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
 
   // Peel the tile loops that do not divide (cols first: it is inner), so
   // that every tile has a static shape.
-  // Peel the tile loops that do not divide (cols first: it is inner), so
-  // that every tile has a static shape.
   SmallVector<scf::ForOp> loops;
   for (LoopLikeOpInterface loop : tiled->loops)
     if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
