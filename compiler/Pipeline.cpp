@@ -55,6 +55,7 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.cacheTiles = llvm::to_vector(options.matmulCacheTiles);
   contractions.registerTile = llvm::to_vector(options.matmulRegisterTile);
   contractions.printSchedule = options.printSchedule;
+  contractions.pack = options.matmulPack;
   contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));

@@ -39,6 +39,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "matmul-register-tile",
       llvm::cl::desc("Register tile mr,nr of matmul-like ops (default: from "
                      "the host's vector width)")};
+  PassOptions::Option<bool> matmulPack{
+      *this, "matmul-pack",
+      llvm::cl::desc("Copy the B operand of large matmuls into register-"
+                     "tile-wide panels first (default: on)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer loops of large matmul-like ops on all "

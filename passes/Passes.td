@@ -218,8 +218,13 @@ def TadVectorizeContractionsPass
     registers), and the contraction becomes `vector.fma` of a broadcast A
     element and a B row. With `parallel`, the outermost cache loop with
     two or more iterations over the batch, m or n dimension of a contraction
-    of at least 2^18 multiply-adds becomes an `scf.parallel`. The default sizes come from the host's vector width
-    and cache sizes (docs/performance.md); the options override them.
+    of at least 2^18 multiply-adds becomes an `scf.parallel`. With `pack`,
+    the B operand of a plain matmul whose rows are a page (4 KiB) or more
+    apart and whose m is at least 16 cache tiles is first copied into
+    nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
+    register tiles read their B rows at consecutive addresses. The default
+    sizes come from the host's vector width and cache sizes
+    (docs/performance.md); the options override them.
   }];
   let options = [
     ListOption<"cacheTiles", "cache-tiles", "int64_t",
@@ -233,6 +238,9 @@ def TadVectorizeContractionsPass
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outer cache loop of large contractions an scf.parallel "
            "(for convert-scf-to-openmp)">,
+    Option<"pack", "pack", "bool", /*default=*/"true",
+           "Copy the operands of large matmuls into register-tile-wide "
+           "panels first">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

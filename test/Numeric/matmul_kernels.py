@@ -2,7 +2,8 @@
 float64 and float32: shapes that the register tiles divide and shapes that
 need peeling, batch_matmul, transposed operands (as the VJP emits them), the
 OpenMP-parallel path (large enough to be parallelized) and the single-thread
-one, and overridden tile sizes. Compiled at -O3."""
+one, B copied into panels (with a partial last panel), and overridden tile
+sizes. Compiled at -O3."""
 
 import sys
 
@@ -45,9 +46,14 @@ CASES = [  # (op, a shape, b shape)
     ("mm", (1, 33), (33, 5)),
     ("mm", (96, 200), (200, 136)),     # 2.6M multiply-adds: parallel
     ("mm", (128, 784), (784, 512)),    # the mlp benchmark's first layer
+    ("mm", (512, 64), (64, 1024)),     # B rows a page apart: B in panels
+    ("mm", (512, 40), (40, 1040)),     # panels with a partial last one
     ("bmm", (3, 17, 24), (3, 24, 40)),
     ("bmm", (4, 64, 64), (4, 64, 64)),  # parallel over the batch
 ]
+# Where the default schedules do not pack B (f32: n splits into 208-wide
+# cache tiles), one whole-n tile that does, with a partial last panel.
+EXTRA_SCHEDULES = {(40, 1040): [["--matmul-cache-tiles=32,1040,40"]]}
 
 for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
     for op, sa, sb in CASES:
@@ -55,8 +61,9 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
         a = rng.standard_normal(sa).astype(dtype)
         b = rng.standard_normal(sb).astype(dtype)
         ref = a.astype(np.float64) @ b.astype(np.float64)
-        for extra in ([], ["--parallel=false"],
-                      ["--matmul-cache-tiles=16,48,40", "--matmul-register-tile=4,16"]):
+        for extra in [[], ["--parallel=false"],
+                      ["--matmul-cache-tiles=16,48,40", "--matmul-register-tile=4,16"]
+                      ] + EXTRA_SCHEDULES.get(sb, []):
             m = tad.compile(MM.format(a=dims(sa), b=dims(sb), c=dims(sc), dt=dt, op=op),
                             opt_level=3, extra_args=extra)
             c = m.f(a, b)

@@ -1,6 +1,8 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 print-schedule=true}))' 2>&1 | FileCheck %s
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -133,5 +135,37 @@ func.func @c_with_view_user(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
   call @fill(%base, %offset) : (memref<f32>, index) -> ()
   linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x128xf32>)
                 outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// B rows a page apart (1040 f32) and m = 512 >= 16 mc: B is copied into
+// 32-wide panels [33][64][32] first (the last one holds 16 columns), one
+// vector per panel row, and the register tiles read their B rows from the
+// panels, the peeled 16-wide tiles from the last panel.
+// PACK: tad schedule: linalg.matmul 512x1040x64 f32 (m,n,k = 512,1040,64): cache tiles 32x1040x64, register tile 8x32x1, 512-bit vectors, B packed
+// PACK-LABEL: func.func @packed_rhs(
+//       PACK: %[[P:.*]] = memref.alloc() : memref<33x64x32xf32>
+//       PACK: scf.for %[[PANEL:.*]] = %c0 to %c32
+//       PACK: %[[COL:.*]] = arith.muli %[[PANEL]], %c32
+//       PACK: scf.for %[[ROW:.*]] = %c0 to %c64
+//       PACK: %[[V:.*]] = vector.load %arg1[%[[ROW]], %[[COL]]] : memref<64x1040xf32>, vector<32xf32>
+//       PACK: vector.store %[[V]], %[[P]][%[[PANEL]], %[[ROW]], %c0] : memref<33x64x32xf32>, vector<32xf32>
+//       PACK: vector.load %arg1[%{{.*}}, %c1024] : memref<64x1040xf32>, vector<16xf32>
+//       PACK: vector.store %{{.*}}, %[[P]][%c32, %{{.*}}, %c0] : memref<33x64x32xf32>, vector<16xf32>
+//   PACK-NOT: vector.load %arg1
+//       PACK: vector.load %[[P]][%{{.*}}, %{{.*}}, %c0] : memref<33x64x32xf32>, vector<32xf32>
+//       PACK: vector.fma {{.*}} : vector<32xf32>
+//       PACK: vector.load %[[P]][%c32, %{{.*}}, %c0] : memref<33x64x32xf32>, vector<16xf32>
+//       PACK: vector.fma {{.*}} : vector<16xf32>
+//       PACK: memref.dealloc %[[P]]
+// NOPACK-LABEL: func.func @packed_rhs(
+//   NOPACK-NOT: memref.alloc
+//       NOPACK: vector.load %arg1[{{.*}}] : memref<64x1040xf32>, vector<32xf32>
+func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
+                      %c: memref<512x1040xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1040xf32>)
+                outs(%c : memref<512x1040xf32>)
   return
 }

@@ -170,6 +170,11 @@ static cl::list<int64_t> matmulRegisterTile(
     cl::desc("Register tile mr,nr for matmul-like ops at -O2+ (default: "
              "from the host's vector width)"),
     cl::CommaSeparated, cl::value_desc("mr,nr"), cl::cat(tadcCategory));
+static cl::opt<bool> matmulPack(
+    "matmul-pack",
+    cl::desc("Copy the B operand of large matmuls into register-tile-wide "
+             "panels before the kernel at -O2+ (default: on)"),
+    cl::init(true), cl::cat(tadcCategory));
 static cl::opt<bool> parallel(
     "parallel",
     cl::desc("Run the outer loops of large matmul-like ops on all cores "
@@ -462,6 +467,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   pipelineOptions.matmulRegisterTile =
       ArrayRef<int64_t>(llvm::to_vector(matmulRegisterTile));
   pipelineOptions.printSchedule = printSchedule;
+  pipelineOptions.matmulPack = matmulPack;
   pipelineOptions.outlineKernels = outlineKernels;
   pipelineOptions.parallel = parallel && tad::hasOpenMP();
   switch (emit) {
