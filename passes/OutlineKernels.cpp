@@ -95,35 +95,40 @@ std::string kernelName(linalg::LinalgOp op) {
 }
 
 /// A detached private function `(base0, offset0, base1, offset1, ...)` for
-/// the distinct memref operands of `op` that rebuilds their views and runs a clone
-/// of `op` on them, with constant operands and captured constants cloned;
-/// null where `op` uses another value from outside or a view that is not
-/// static.
-func::FuncOp createKernel(OpBuilder &b, linalg::LinalgOp op) {
-  Location loc = op.getLoc();
+/// the distinct memref operands of `ops` (consecutive ops of one block) that
+/// rebuilds their views and runs clones of `ops` on them, with constant
+/// operands and captured constants cloned; null where an op uses another
+/// value from outside or a view that is not static. Named after the last op.
+func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp last = ops.back();
+  Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
   SetVector<Value> memrefs;
   SmallVector<Value> constants;
-  for (Value operand : op->getOperands()) {
-    if (isa<MemRefType>(operand.getType())) {
-      if (!kernelView(operand.getType()))
+  for (linalg::LinalgOp op : ops) {
+    for (Value operand : op->getOperands()) {
+      if (isa<MemRefType>(operand.getType())) {
+        if (!kernelView(operand.getType()))
+          return {};
+        memrefs.insert(operand);
+      } else if (matchPattern(operand, m_Constant())) {
+        constants.push_back(operand);
+      } else {
         return {};
-      memrefs.insert(operand);
-    } else if (matchPattern(operand, m_Constant())) {
-      constants.push_back(operand);
-    } else {
-      return {};
+      }
+    }
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured) {
+      if (!matchPattern(value, m_Constant()))
+        return {};
+      constants.push_back(value);
     }
   }
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(op->getRegions(), captured);
-  for (Value value : captured) {
-    if (!matchPattern(value, m_Constant()))
-      return {};
-    constants.push_back(value);
-  }
 
-  bool noalias = writesAreUnaliased(op, memrefs.getArrayRef());
+  bool noalias = llvm::all_of(ops, [&](linalg::LinalgOp op) {
+    return writesAreUnaliased(op, memrefs.getArrayRef());
+  });
   SmallVector<Type> argTypes;
   for (Value operand : memrefs) {
     auto type = cast<MemRefType>(operand.getType());
@@ -133,7 +138,7 @@ func::FuncOp createKernel(OpBuilder &b, linalg::LinalgOp op) {
     argTypes.push_back(b.getIndexType());
   }
   OpBuilder detached(ctx);
-  auto fn = func::FuncOp::create(detached, loc, kernelName(op),
+  auto fn = func::FuncOp::create(detached, loc, kernelName(last),
                                  FunctionType::get(ctx, argTypes, {}));
   fn.setPrivate();
   // Shared kernels stay calls: inlined back, LLVM would optimize every copy.
@@ -161,9 +166,23 @@ func::FuncOp createKernel(OpBuilder &b, linalg::LinalgOp op) {
         getAsIndexOpFoldResult(ctx, strides));
     mapping.map(operand, rebuilt);
   }
-  body.clone(*op, mapping);
+  for (linalg::LinalgOp op : ops)
+    body.clone(*op, mapping);
   func::ReturnOp::create(body, loc);
   return fn;
+}
+
+/// The contraction that `fill` initializes, where it is the next op and
+/// the fill's buffer its output: the two make one kernel, so that
+/// tad-vectorize-contractions can fill each output tile just before the
+/// kernel accumulates into it instead of in a separate pass over memory.
+linalg::LinalgOp filledContraction(linalg::FillOp fill) {
+  auto next = dyn_cast_or_null<linalg::LinalgOp>(fill->getNextNode());
+  if (!next || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(next) ||
+      !fill.hasPureBufferSemantics() || !next.hasPureBufferSemantics() ||
+      next.getDpsInits()[0] != fill.getDpsInits()[0])
+    return {};
+  return next;
 }
 
 /// The text of `kernel`: equal for equal computations (the name is made
@@ -175,23 +194,27 @@ std::string kernelKey(func::FuncOp kernel) {
   return key;
 }
 
-/// Replaces `op` by a call of `kernel` on the bases and offsets of its
+/// Replaces `ops` by a call of `kernel` on the bases and offsets of their
 /// distinct memref operands.
-void replaceByCall(OpBuilder &b, linalg::LinalgOp op, func::FuncOp kernel) {
-  b.setInsertionPoint(op);
+void replaceByCall(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops,
+                   func::FuncOp kernel) {
+  b.setInsertionPoint(ops.front());
   SetVector<Value> memrefs;
-  for (Value operand : op->getOperands())
-    if (isa<MemRefType>(operand.getType()))
-      memrefs.insert(operand);
+  for (linalg::LinalgOp op : ops)
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        memrefs.insert(operand);
   SmallVector<Value> args;
   for (Value operand : memrefs) {
     auto metadata =
-        memref::ExtractStridedMetadataOp::create(b, op.getLoc(), operand);
+        memref::ExtractStridedMetadataOp::create(b, ops.front()->getLoc(),
+                                                 operand);
     args.push_back(metadata.getBaseBuffer());
     args.push_back(metadata.getOffset());
   }
-  func::CallOp::create(b, op.getLoc(), kernel, args);
-  op->erase();
+  func::CallOp::create(b, ops.back()->getLoc(), kernel, args);
+  for (linalg::LinalgOp op : llvm::reverse(ops))
+    op->erase();
 }
 
 struct TadOutlineKernelsPass
@@ -205,7 +228,7 @@ struct TadOutlineKernelsPass
     // Candidate kernels, grouped by what they compute.
     struct Group {
       func::FuncOp kernel;
-      SmallVector<linalg::LinalgOp> uses;
+      SmallVector<SmallVector<linalg::LinalgOp, 2>> uses;
     };
     llvm::MapVector<StringRef, Group> groups;
     llvm::StringMap<char> keys; // owns the group keys
@@ -214,7 +237,17 @@ struct TadOutlineKernelsPass
       if (!op.hasPureBufferSemantics() || op->getNumResults() != 0 ||
           op->getParentOfType<linalg::LinalgOp>())
         return;
-      func::FuncOp kernel = createKernel(b, op);
+      SmallVector<linalg::LinalgOp, 2> ops;
+      if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+        if (filledContraction(fill))
+          return; // outlined with the contraction
+      } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(
+                     op->getPrevNode())) {
+        if (filledContraction(fill) == op)
+          ops.push_back(fill);
+      }
+      ops.push_back(op);
+      func::FuncOp kernel = createKernel(b, ops);
       if (!kernel)
         return;
       candidates.push_back(kernel);
@@ -222,7 +255,7 @@ struct TadOutlineKernelsPass
       Group &group = groups[key];
       if (!group.kernel)
         group.kernel = kernel;
-      group.uses.push_back(op);
+      group.uses.push_back(ops);
     });
 
     SymbolTable symbols(module);
@@ -230,8 +263,8 @@ struct TadOutlineKernelsPass
       if (group.uses.size() < minUses)
         continue;
       symbols.insert(group.kernel); // appends; renames on a clash
-      for (linalg::LinalgOp op : group.uses)
-        replaceByCall(b, op, group.kernel);
+      for (ArrayRef<linalg::LinalgOp> ops : group.uses)
+        replaceByCall(b, ops, group.kernel);
     }
     for (func::FuncOp kernel : candidates)
       if (!kernel->getParentOp())

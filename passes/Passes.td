@@ -222,7 +222,9 @@ def TadVectorizeContractionsPass
     the B operand of a plain matmul whose rows are a page (4 KiB) or more
     apart and whose m is at least 16 cache tiles is first copied into
     nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
-    register tiles read their B rows at consecutive addresses. The default
+    register tiles read their B rows at consecutive addresses. A
+    `linalg.fill` of the output just before the contraction becomes a fill
+    of each output cache tile in the first step of its k loop. The default
     sizes come from the host's vector width and cache sizes
     (docs/performance.md); the options override them.
   }];
@@ -421,7 +423,10 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
     step's single-use ops (the backward of pooling, col2im, the loss) ran
     on pointers LLVM had to assume may alias, and the LeNet training step
     was 15% slower. Kernels used fewer than `min-uses` times are not
-    created.
+    created. A `linalg.fill` just before a `linalg.matmul` or
+    `linalg.batch_matmul` that accumulates into the filled buffer goes into
+    the contraction's kernel, where `tad-vectorize-contractions` fills each
+    output tile just before accumulating into it.
   }];
   let options = [
     Option<"minUses", "min-uses", "unsigned", /*default=*/"1",

@@ -426,6 +426,11 @@ void TadVectorizeContractionsPass::scheduleContraction(
     return sizes;
   };
 
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (fill && (!fill.hasPureBufferSemantics() ||
+               fill.getDpsInits()[0] != op.getDpsInits()[0]))
+    fill = {};
+
   // Cache tiles (they divide the dimensions: static tiles).
   rewriter.setInsertionPoint(op);
   scf::SCFTilingOptions cacheOptions;
@@ -436,6 +441,26 @@ void TadVectorizeContractionsPass::scheduleContraction(
     return;
   rewriter.eraseOp(op);
   auto block = cast<linalg::LinalgOp>(cached->tiledOps.back());
+  // A fill of the whole output just before the contraction (outlined with
+  // it) becomes a fill of each output tile in its first k step, just before
+  // the register tiles load it: one pass over the output less.
+  auto kLoop = cached->loops.size() == numLoops
+                   ? dyn_cast<scf::ForOp>(cached->loops[kDim].getOperation())
+                   : scf::ForOp();
+  if (fill && kLoop) {
+    rewriter.setInsertionPoint(block);
+    Location loc = fill.getLoc();
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        kLoop.getInductionVar(),
+                                        kLoop.getLowerBound());
+    Value value = fill.getInputs()[0], tile = block.getDpsInits()[0];
+    scf::IfOp::create(rewriter, loc, first,
+                      [&](OpBuilder &b, Location nestedLoc) {
+                        linalg::FillOp::create(b, nestedLoc, value, tile);
+                        scf::YieldOp::create(b, nestedLoc);
+                      });
+    rewriter.eraseOp(fill);
+  }
   if (isParallel)
     parallelizeOuterLoop(rewriter, cached->loops);
 

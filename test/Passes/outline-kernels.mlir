@@ -60,6 +60,27 @@ func.func @f(%x: memref<4x8xf32>, %w: memref<8x16xf32>, %big: memref<2x4x8xf32>,
   return
 }
 
+// A fill just before the contraction that accumulates into the same buffer
+// is outlined with it (tad-vectorize-contractions fills each output tile in
+// the kernel); a fill of another buffer stays a kernel of its own.
+// CHECK-LABEL: func.func @filled(
+// CHECK-NEXT: arith.constant 0.0
+// CHECK-NEXT: memref.extract_strided_metadata %arg2
+// CHECK: call @matmul_4x32x8_f32(
+// CHECK-NOT: linalg.fill
+// CHECK: call @fill_4x32_f32(
+// CHECK-NEXT: memref.extract_strided_metadata %arg0
+// CHECK: call @matmul_4x32x8_f32_0(
+func.func @filled(%x: memref<4x8xf32>, %w: memref<8x32xf32>,
+                  %o: memref<4x32xf32>, %p: memref<4x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%o : memref<4x32xf32>)
+  linalg.matmul ins(%x, %w : memref<4x8xf32>, memref<8x32xf32>) outs(%o : memref<4x32xf32>)
+  linalg.fill ins(%zero : f32) outs(%p : memref<4x32xf32>)
+  linalg.matmul ins(%x, %w : memref<4x8xf32>, memref<8x32xf32>) outs(%o : memref<4x32xf32>)
+  return
+}
+
 // One kernel per distinct computation, private and never inlined; views
 // rebuilt with static sizes and strides and the offset passed in.
 // CHECK-LABEL: func.func private @matmul_4x16x8_f32(
@@ -81,3 +102,12 @@ func.func @f(%x: memref<4x8xf32>, %w: memref<8x16xf32>, %big: memref<2x4x8xf32>,
 // CHECK-NOT: func.func private @matmul
 // CHECK: func.func private @transpose_16x4_f32(
 // TWICE-NOT: func.func private @transpose
+
+// CHECK-LABEL: func.func private @matmul_4x32x8_f32(
+// CHECK: %[[C:.*]] = memref.reinterpret_cast %arg0
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C]] :
+// CHECK-NEXT: linalg.matmul ins({{.*}}) outs(%[[C]] :
+// CHECK-LABEL: func.func private @fill_4x32_f32(
+// CHECK-LABEL: func.func private @matmul_4x32x8_f32_0(
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.matmul

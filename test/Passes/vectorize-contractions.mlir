@@ -3,6 +3,7 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,128,256}))' | FileCheck %s --check-prefix=FILL
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -167,5 +168,28 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
                       %c: memref<512x1040xf32>) {
   linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1040xf32>)
                 outs(%c : memref<512x1040xf32>)
+  return
+}
+
+// -----
+
+// A fill of the output just before the matmul (tad-outline-kernels keeps
+// the two together) becomes a fill of each output cache tile in the first
+// step of the k cache loop, just before the register tiles load it.
+// FILL-LABEL: func.func @filled(
+//   FILL-NOT: linalg.fill
+//       FILL: scf.for %[[M:.*]] = %c0 to %c64 step %c32
+//       FILL: %[[TILE:.*]] = memref.subview %arg2[%[[M]], 0] [32, 128]
+//       FILL: scf.for %[[K:.*]] = %c0 to %c512 step %c256
+//       FILL: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0
+//       FILL: scf.if %[[FIRST]] {
+//  FILL-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[TILE]] :
+//       FILL: vector.fma
+func.func @filled(%a: memref<64x512xf32>, %b: memref<512x128xf32>,
+                  %c: memref<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
+  linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x128xf32>)
+                outs(%c : memref<64x128xf32>)
   return
 }
