@@ -13,6 +13,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -172,6 +173,35 @@ func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
   return fn;
 }
 
+/// Where `fill` initializes a buffer that the next op with memory effects,
+/// a contraction, accumulates into through reshapes of it (a convolution's
+/// matmul on the collapsed output), moves the fill just before that op onto
+/// the reshaped view: the same elements, now next to their contraction.
+void moveFillToReshapedContraction(linalg::FillOp fill) {
+  if (!fill.hasPureBufferSemantics())
+    return;
+  Operation *next = fill->getNextNode();
+  while (next && isMemoryEffectFree(next))
+    next = next->getNextNode();
+  auto contraction = dyn_cast_or_null<linalg::LinalgOp>(next);
+  if (!contraction ||
+      !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(contraction) ||
+      !contraction.hasPureBufferSemantics())
+    return;
+  Value init = contraction.getDpsInits()[0];
+  Value view = init;
+  while (view != fill.getDpsInits()[0]) {
+    if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>())
+      view = collapse.getSrc();
+    else if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>())
+      view = expand.getSrc();
+    else
+      return;
+  }
+  fill->moveBefore(contraction);
+  fill.getDpsInitsMutable()[0].set(init);
+}
+
 /// The contraction that `fill` initializes, where it is the next op and
 /// the fill's buffer its output: the two make one kernel, so that
 /// tad-vectorize-contractions can fill each output tile just before the
@@ -233,6 +263,7 @@ struct TadOutlineKernelsPass
     llvm::MapVector<StringRef, Group> groups;
     llvm::StringMap<char> keys; // owns the group keys
     SmallVector<func::FuncOp> candidates;
+    module.walk(moveFillToReshapedContraction);
     module.walk([&](linalg::LinalgOp op) {
       if (!op.hasPureBufferSemantics() || op->getNumResults() != 0 ||
           op->getParentOfType<linalg::LinalgOp>())

@@ -424,9 +424,11 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
     on pointers LLVM had to assume may alias, and the LeNet training step
     was 15% slower. Kernels used fewer than `min-uses` times are not
     created. A `linalg.fill` just before a `linalg.matmul` or
-    `linalg.batch_matmul` that accumulates into the filled buffer goes into
-    the contraction's kernel, where `tad-vectorize-contractions` fills each
-    output tile just before accumulating into it.
+    `linalg.batch_matmul` that accumulates into the filled buffer (or, past
+    ops without memory effects, into a reshape of it: the fill then moves
+    onto that view) goes into the contraction's kernel, where
+    `tad-vectorize-contractions` fills each output tile just before
+    accumulating into it.
   }];
   let options = [
     Option<"minUses", "min-uses", "unsigned", /*default=*/"1",

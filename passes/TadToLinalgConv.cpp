@@ -477,16 +477,20 @@ SmallVector<Value> lowerMaxPool(MaxPool2dWithIndicesOp op,
             b, loc, RankedTensorType::get(outShape, element), xp, offsets, sizes, strides));
       }
     // The winning window position (row-major, -1 for none) beside the value.
-    SmallVector<Value> inits{valInit};
+    // The body starts from -inf and -1 itself: the outputs are only
+    // written, so they need no fill (two passes over memory less).
+    SmallVector<Value> inits{tensor::EmptyOp::create(b, loc, outShape, element)};
     if (withIndices)
-      inits.push_back(filled(b, loc, outShape, b.getI32Type(), -1));
+      inits.push_back(tensor::EmptyOp::create(b, loc, outShape, b.getI32Type()));
     SmallVector<AffineMap> maps(inputs.size() + inits.size(), outMap4);
     int64_t numTaps = inputs.size();
     res = generic(
         b, loc, inputs, inits, maps, SmallVector<Iter>(4, Iter::parallel),
         [&](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-          Value cur = args[numTaps];
-          Value tap = withIndices ? args[numTaps + 1] : Value();
+          Value cur = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(element, -std::numeric_limits<double>::infinity()));
+          Value tap = withIndices ? arith::ConstantOp::create(nb, nl, nb.getI32IntegerAttr(-1))
+                                  : Value();
           for (int64_t t = 0; t < numTaps; ++t) {
             Value take = takes(nb, nl, args[t], cur);
             cur = arith::SelectOp::create(nb, nl, take, args[t], cur);

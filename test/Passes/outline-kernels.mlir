@@ -81,6 +81,23 @@ func.func @filled(%x: memref<4x8xf32>, %w: memref<8x32xf32>,
   return
 }
 
+// A fill of a buffer that the contraction writes through a reshape, past
+// view ops: the fill moves onto the reshaped view and into the kernel, the
+// same kernel as @filled's first fill and matmul.
+// CHECK-LABEL: func.func @filled_reshaped(
+//   CHECK-NOT: linalg.fill
+//       CHECK: %[[VIEW:.*]] = memref.collapse_shape %arg2
+//       CHECK: memref.extract_strided_metadata %[[VIEW]]
+//       CHECK: call @matmul_4x32x8_f32(
+func.func @filled_reshaped(%x: memref<4x8xf32>, %w: memref<8x32xf32>,
+                           %o: memref<4x2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%o : memref<4x2x16xf32>)
+  %v = memref.collapse_shape %o [[0], [1, 2]] : memref<4x2x16xf32> into memref<4x32xf32>
+  linalg.matmul ins(%x, %w : memref<4x8xf32>, memref<8x32xf32>) outs(%v : memref<4x32xf32>)
+  return
+}
+
 // One kernel per distinct computation, private and never inlined; views
 // rebuilt with static sizes and strides and the offset passed in.
 // CHECK-LABEL: func.func private @matmul_4x16x8_f32(

@@ -59,13 +59,17 @@ func.func @conv_backward(%g: tensor<1x4x3x3xf32>, %x: tensor<1x2x5x5xf32>, %w: t
 // Max pooling with indices, a window of at most 16 elements: each window
 // element is a strided slice and an input of one all-parallel generic that
 // keeps the maximum and the winner's window position (i32, -1 for none);
-// ties keep the first maximum (ogt), NaN wins (uno). A second generic turns
-// the position into the flat input index.
+// ties keep the first maximum (ogt), NaN wins (uno). The body starts from
+// -inf and -1, so its outputs are empty tensors, not fills. A second generic
+// turns the position into the flat input index.
 // CHECK-LABEL: func.func @max_pool(
 //       CHECK:   tensor.pad
 // CHECK-COUNT-9:   tensor.extract_slice
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   %[[V:.+]] = tensor.empty() : tensor<1x2x2x2xf32>
+//       CHECK:   %[[P:.+]] = tensor.empty() : tensor<1x2x2x2xi32>
 //       CHECK:   %[[BEST:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
+//  CHECK-SAME:     outs(%[[V]], %[[P]] : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
 //       CHECK:     arith.cmpf ogt
 //       CHECK:     arith.cmpf uno
 //       CHECK:     arith.select
