@@ -224,7 +224,11 @@ def TadVectorizeContractionsPass
     nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
     register tiles read their B rows at consecutive addresses. A
     `linalg.fill` of the output just before the contraction becomes a fill
-    of each output cache tile in the first step of its k loop. The default
+    of each output cache tile in the first step of its k loop. A parallel
+    contraction whose m and n are a single cache tile each (a convolution's
+    weight gradient, 25 x 6 x 50176) has its k split over the cores instead:
+    each part, an iteration of an `scf.parallel`, computes a zero-filled
+    partial product, and a reduction adds them to the output. The default
     sizes come from the host's vector width and cache sizes
     (docs/performance.md); the options override them.
   }];
@@ -240,6 +244,9 @@ def TadVectorizeContractionsPass
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outer cache loop of large contractions an scf.parallel "
            "(for convert-scf-to-openmp)">,
+    Option<"cores", "cores", "int64_t", /*default=*/"0",
+           "Cores to split the k of a parallel contraction with a single m "
+           "and n cache tile over (0: the host's)">,
     Option<"pack", "pack", "bool", /*default=*/"true",
            "Copy the operands of large matmuls into register-tile-wide "
            "panels first">,

@@ -25,11 +25,14 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/Support/raw_ostream.h"
+
+#include <thread>
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADVECTORIZECONTRACTIONSPASS
@@ -131,7 +134,7 @@ struct TadVectorizeContractionsPass
   /// tiles and vectorizes the register tiles. Ops it cannot handle stay as
   /// they are (they become scalar loops later).
   void scheduleContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                           const Machine &machine);
+                           const Machine &machine, bool allowParallel);
 };
 
 /// The position of the m, n, k (and batch) dimensions in `op`'s loops.
@@ -322,6 +325,106 @@ LogicalResult readRhsFromPanels(RewriterBase &rewriter, linalg::LinalgOp tile,
   return success();
 }
 
+/// Parts to split a k of `K` into over `cores` cores: the most (up to 8)
+/// that divide K into parts of at least two k cache tiles.
+int64_t splitKParts(int64_t K, int64_t kc, int64_t cores) {
+  for (int64_t parts = std::min<int64_t>(cores, 8); parts > 1; --parts)
+    if (K % parts == 0 && K / parts >= 2 * kc)
+      return parts;
+  return 1;
+}
+
+/// Replaces the matmul `op` by `parts` matmuls over consecutive ranges of
+/// k, the iterations of an `scf.parallel`, into zero-filled partial
+/// products [parts][m][n], and a sum of the partial products into the
+/// output. Returns the matmul of one part (in the parallel loop's body,
+/// just after the fill of its partial product).
+linalg::LinalgOp splitK(RewriterBase &rewriter, linalg::LinalgOp op,
+                        unsigned kDim, int64_t K, int64_t parts) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Value output = op.getDpsInits()[0];
+  auto outputType = cast<MemRefType>(output.getType());
+  Type elemType = outputType.getElementType();
+  int64_t rank = outputType.getRank(), partK = K / parts;
+
+  rewriter.setInsertionPoint(op);
+  SmallVector<int64_t> partialShape{parts};
+  llvm::append_range(partialShape, outputType.getShape());
+  Value partials = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(partialShape, elemType));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, parts);
+  auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                      ValueRange{count}, ValueRange{one});
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  Value index = loop.getInductionVars()[0];
+  Value kOffset = arith::MulIOp::create(
+      rewriter, loc, index,
+      arith::ConstantIndexOp::create(rewriter, loc, partK));
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = cast<MemRefType>(input->get().getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(),
+                                      rewriter.getIndexAttr(0)),
+        sizes, strides(type.getRank(), rewriter.getIndexAttr(1));
+    for (int64_t size : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (map.getDimPosition(r) == kDim) {
+        offsets[r] = kOffset;
+        sizes[r] = rewriter.getIndexAttr(partK);
+      }
+    mapping.map(input->get(),
+                memref::SubViewOp::create(rewriter, loc, input->get(),
+                                          offsets, sizes, strides));
+  }
+  SmallVector<OpFoldResult> offsets(rank + 1, rewriter.getIndexAttr(0)),
+      sizes{rewriter.getIndexAttr(1)}, strides(rank + 1,
+                                               rewriter.getIndexAttr(1));
+  offsets[0] = index;
+  for (int64_t size : outputType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(size));
+  auto partialType = cast<MemRefType>(partials.getType());
+  Value partial = memref::SubViewOp::create(
+      rewriter, loc,
+      memref::SubViewOp::inferRankReducedResultType(
+          outputType.getShape(), partialType, offsets, sizes, strides),
+      partials, offsets, sizes, strides);
+  linalg::FillOp::create(
+      rewriter, loc,
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elemType))
+          .getResult(),
+      partial);
+  mapping.map(output, partial);
+  auto part = cast<linalg::LinalgOp>(rewriter.clone(*op, mapping));
+
+  // output += the partial products (a fill of the output stays before).
+  rewriter.setInsertionPointAfter(loop);
+  SmallVector<AffineExpr> partExprs{rewriter.getAffineDimExpr(rank)};
+  for (int64_t d = 0; d < rank; ++d)
+    partExprs.push_back(rewriter.getAffineDimExpr(d));
+  SmallVector<AffineMap> maps{
+      AffineMap::get(rank + 1, 0, partExprs, ctx),
+      AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  linalg::GenericOp::create(
+      rewriter, loc, ValueRange{partials}, ValueRange{output}, maps,
+      iterators,
+      [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(
+            b, nestedLoc,
+            arith::AddFOp::create(b, nestedLoc, args[1], args[0]).getResult());
+      });
+  memref::DeallocOp::create(rewriter, loc, partials);
+  rewriter.eraseOp(op);
+  return part;
+}
+
 std::optional<ContractionDims> matmulDims(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
@@ -335,7 +438,8 @@ std::optional<ContractionDims> matmulDims(linalg::LinalgOp op) {
 }
 
 void TadVectorizeContractionsPass::scheduleContraction(
-    RewriterBase &rewriter, linalg::LinalgOp op, const Machine &machine) {
+    RewriterBase &rewriter, linalg::LinalgOp op, const Machine &machine,
+    bool allowParallel) {
   std::optional<ContractionDims> dims = matmulDims(op);
   if (!dims || !op.hasPureBufferSemantics() || op.hasDynamicShape())
     return;
@@ -367,13 +471,35 @@ void TadVectorizeContractionsPass::scheduleContraction(
   int64_t batch = 1;
   for (unsigned b : dims->batch)
     batch *= bounds[b];
-  bool isParallel = parallel && batch * M * N * K >= kMinParallelWork;
+  bool isParallel = allowParallel && batch * M * N * K >= kMinParallelWork;
   if (isParallel && batch == 1 && M == mc && N == nc &&
       cacheTiles.size() != 3) {
     if (nc % (2 * nr) == 0)
       nc /= 2;
     else if (mc % (2 * mr) == 0)
       mc /= 2;
+  }
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (fill && (!fill.hasPureBufferSemantics() ||
+               fill.getDpsInits()[0] != op.getDpsInits()[0]))
+    fill = {};
+  // Still one m and n tile (a convolution's weight gradient, 25 x 6 x
+  // 50176): split k over the cores instead, each part a contraction of its
+  // own on one thread.
+  if (isParallel && batch == 1 && M == mc && N == nc &&
+      isa<linalg::MatmulOp>(op)) {
+    int64_t parts = splitKParts(
+        K, kc, cores > 0 ? cores : std::thread::hardware_concurrency());
+    if (parts > 1) {
+      if (printSchedule)
+        llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +
+                         " k of " + Twine(K) + " split into " + Twine(parts) +
+                         " parts on the cores\n")
+                            .str();
+      linalg::LinalgOp part = splitK(rewriter, op, kDim, K, parts);
+      scheduleContraction(rewriter, part, machine, /*allowParallel=*/false);
+      return;
+    }
   }
   // B in panels (packRhsPanels) where its rows are a page or more apart
   // (a B micro-panel then touches kc pages, beyond the L1 TLB) and the
@@ -425,11 +551,6 @@ void TadVectorizeContractionsPass::scheduleContraction(
     sizes[kDim] = rewriter.getIndexAttr(k);
     return sizes;
   };
-
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (fill && (!fill.hasPureBufferSemantics() ||
-               fill.getDpsInits()[0] != op.getDpsInits()[0]))
-    fill = {};
 
   // Cache tiles (they divide the dimensions: static tiles).
   rewriter.setInsertionPoint(op);
@@ -536,7 +657,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
     return;
   IRRewriter rewriter(ctx);
   for (linalg::LinalgOp op : contractions)
-    scheduleContraction(rewriter, op, machine);
+    scheduleContraction(rewriter, op, machine, parallel);
 
   // Fold the peeled bounds into static subviews.
   {

@@ -2,8 +2,8 @@
 float64 and float32: shapes that the register tiles divide and shapes that
 need peeling, batch_matmul, transposed operands (as the VJP emits them), the
 OpenMP-parallel path (large enough to be parallelized) and the single-thread
-one, B copied into panels (with a partial last panel), and overridden tile
-sizes. Compiled at -O3."""
+one, B copied into panels (with a partial last panel), k split over the
+cores, and overridden tile sizes. Compiled at -O3."""
 
 import sys
 
@@ -48,6 +48,7 @@ CASES = [  # (op, a shape, b shape)
     ("mm", (128, 784), (784, 512)),    # the mlp benchmark's first layer
     ("mm", (512, 64), (64, 1024)),     # B rows a page apart: B in panels
     ("mm", (512, 40), (40, 1040)),     # panels with a partial last one
+    ("mm", (25, 8192), (8192, 6)),     # one m and n tile: k split over the cores
     ("bmm", (3, 17, 24), (3, 24, 40)),
     ("bmm", (4, 64, 64), (4, 64, 64)),  # parallel over the batch
 ]

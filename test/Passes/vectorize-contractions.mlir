@@ -4,6 +4,7 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,128,256}))' | FileCheck %s --check-prefix=FILL
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 cache-tiles=8,6,256 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SPLITK
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -191,5 +192,34 @@ func.func @filled(%a: memref<64x512xf32>, %b: memref<512x128xf32>,
   linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
   linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x128xf32>)
                 outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// Parallel, but m and n are one cache tile: k is split over the two cores.
+// Each part fills and computes its partial product in an scf.parallel
+// iteration; a reduction adds both to the (filled) output.
+// SPLITK: tad schedule: linalg.matmul k of 8192 split into 2 parts on the cores
+// SPLITK: tad schedule: linalg.matmul 8x6x4096 f32 (m,n,k = 8,6,4096): cache tiles 8x6x256
+// SPLITK-LABEL: func.func @split_k(
+//       SPLITK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<8x6xf32>)
+//       SPLITK: %[[P:.*]] = memref.alloc() : memref<2x8x6xf32>
+//       SPLITK: scf.parallel (%[[I:.*]]) = (%c0) to (%c2) step (%c1)
+//       SPLITK: %[[K0:.*]] = arith.muli %[[I]], %c4096
+//       SPLITK: %[[PART:.*]] = memref.subview %[[P]][%[[I]], 0, 0] [1, 8, 6]
+//       SPLITK: scf.if
+//  SPLITK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[PART]] :
+//       SPLITK: vector.fma
+//       SPLITK: scf.reduce
+//       SPLITK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]] : memref<2x8x6xf32>) outs(%arg2 : memref<8x6xf32>)
+//       SPLITK: arith.addf
+//       SPLITK: memref.dealloc %[[P]]
+func.func @split_k(%a: memref<8x8192xf32>, %b: memref<8192x6xf32>,
+                   %c: memref<8x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x6xf32>)
+  linalg.matmul ins(%a, %b : memref<8x8192xf32>, memref<8192x6xf32>)
+                outs(%c : memref<8x6xf32>)
   return
 }
