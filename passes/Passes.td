@@ -223,8 +223,10 @@ def TadVectorizeContractionsPass
     apart and whose m is at least 16 cache tiles is first copied into
     nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
     register tiles read their B rows at consecutive addresses. A
-    `linalg.fill` of the output just before the contraction becomes a fill
-    of each output cache tile in the first step of its k loop. A parallel
+    `linalg.fill` of the output just before the contraction goes: in the
+    first step of the k cache loop the register tiles start from the fill
+    value instead of loading the output (they partition it and each stores
+    its part). A parallel
     contraction whose m and n are a single cache tile each (a convolution's
     weight gradient, 25 x 6 x 50176) has its k split over the cores instead:
     each part, an iteration of an `scf.parallel`, computes a zero-filled

@@ -425,6 +425,95 @@ linalg::LinalgOp splitK(RewriterBase &rewriter, linalg::LinalgOp op,
   return part;
 }
 
+/// Marks the output tile fills that scheduleContraction creates.
+constexpr llvm::StringLiteral kTileFill = "tad.tile_fill";
+
+/// The allocation, argument or cast a view is a view of.
+Value viewRoot(Value view) {
+  while (auto subview = view.getDefiningOp<memref::SubViewOp>())
+    view = subview.getSource();
+  return view;
+}
+
+/// An output tile fill (in the first k step, maybe under an `scf.if`)
+/// whose values only the register tiles' hoisted accumulator reads after it
+/// would load: each of those reads becomes the fill value itself in the
+/// first k step (`scf.if`, or unconditionally where the k loop had one
+/// step), and the fill goes. The register tiles partition the output tile,
+/// and each one stores its accumulators, so every element is still written.
+void forwardTileFills(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<linalg::FillOp> fills;
+  func.walk([&](linalg::FillOp fill) {
+    if (fill->hasAttr(kTileFill))
+      fills.push_back(fill);
+  });
+  for (linalg::FillOp fill : fills) {
+    fill->removeAttr(kTileFill);
+    auto guard = dyn_cast<scf::IfOp>(fill->getParentOp());
+    Operation *anchor = guard ? guard.getOperation() : fill.getOperation();
+    Value base = viewRoot(fill.getDpsInits()[0]);
+    // Every read of the output after the fill in its block must be an
+    // accumulator tile: the initial value of a loop's iter_arg.
+    SmallVector<vector::TransferReadOp> reads;
+    bool onlyAccumulators = true;
+    for (Operation *op = anchor->getNextNode(); op && onlyAccumulators;
+         op = op->getNextNode())
+      op->walk([&](Operation *nested) {
+        if (auto read = dyn_cast<vector::TransferReadOp>(nested)) {
+          if (viewRoot(read.getBase()) != base)
+            return;
+          bool isInit = read->hasOneUse() &&
+                        isa<scf::ForOp>(*read->getUsers().begin()) &&
+                        !read.getMask();
+          if (isInit)
+            reads.push_back(read);
+          else
+            onlyAccumulators = false;
+          return;
+        }
+        auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+        if (!effects) {
+          if (!nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+              nested->getNumRegions() == 0)
+            onlyAccumulators = false; // unknown effects
+          return;
+        }
+        if (effects.getEffectOnValue<MemoryEffects::Read>(base) ||
+            llvm::any_of(nested->getOperands(), [&](Value v) {
+              return isa<MemRefType>(v.getType()) && viewRoot(v) == base &&
+                     effects.getEffectOnValue<MemoryEffects::Read>(v);
+            }))
+          onlyAccumulators = false;
+      });
+    if (!onlyAccumulators || reads.empty())
+      continue;
+    Value value = fill.getInputs()[0];
+    for (vector::TransferReadOp read : reads) {
+      rewriter.setInsertionPoint(read);
+      Location loc = read.getLoc();
+      VectorType type = read.getVectorType();
+      auto splat = [&](OpBuilder &b, Location l) -> Value {
+        return vector::BroadcastOp::create(b, l, type, value);
+      };
+      if (!guard) {
+        rewriter.replaceOp(read, splat(rewriter, loc));
+        continue;
+      }
+      auto choice = scf::IfOp::create(
+          rewriter, loc, guard.getCondition(),
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, splat(b, l));
+          },
+          [&](OpBuilder &b, Location l) {
+            Operation *clone = b.clone(*read.getOperation());
+            scf::YieldOp::create(b, l, clone->getResult(0));
+          });
+      rewriter.replaceOp(read, choice.getResults());
+    }
+    rewriter.eraseOp(anchor);
+  }
+}
+
 std::optional<ContractionDims> matmulDims(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
@@ -577,7 +666,9 @@ void TadVectorizeContractionsPass::scheduleContraction(
     Value value = fill.getInputs()[0], tile = block.getDpsInits()[0];
     scf::IfOp::create(rewriter, loc, first,
                       [&](OpBuilder &b, Location nestedLoc) {
-                        linalg::FillOp::create(b, nestedLoc, value, tile);
+                        auto tileFill = linalg::FillOp::create(
+                            b, nestedLoc, value, tile);
+                        tileFill->setAttr(kTileFill, b.getUnitAttr());
                         scf::YieldOp::create(b, nestedLoc);
                       });
     rewriter.eraseOp(fill);
@@ -709,6 +800,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
   DominanceInfo dominance(func);
   eliminateCommonSubExpressions(rewriter, dominance, func);
   hoistAccumulators(rewriter, func);
+  forwardTileFills(rewriter, func);
 
   // vector.contract -> outer products -> vector.fma with broadcast A.
   {

@@ -175,17 +175,22 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
 // -----
 
 // A fill of the output just before the matmul (tad-outline-kernels keeps
-// the two together) becomes a fill of each output cache tile in the first
-// step of the k cache loop, just before the register tiles load it.
+// the two together): in the first step of the k cache loop the register
+// tiles start from the fill value instead of loading the output, and the
+// fill goes (each register tile stores its part of the output).
 // FILL-LABEL: func.func @filled(
 //   FILL-NOT: linalg.fill
 //       FILL: scf.for %[[M:.*]] = %c0 to %c64 step %c32
-//       FILL: %[[TILE:.*]] = memref.subview %arg2[%[[M]], 0] [32, 128]
 //       FILL: scf.for %[[K:.*]] = %c0 to %c512 step %c256
 //       FILL: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0
-//       FILL: scf.if %[[FIRST]] {
-//  FILL-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[TILE]] :
+//       FILL: %[[ACC:.*]] = scf.if %[[FIRST]] -> (vector<8x32xf32>) {
+//  FILL-NEXT: scf.yield %cst : vector<8x32xf32>
+//  FILL-NEXT: } else {
+//       FILL: vector.load %arg2
+//       FILL: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
 //       FILL: vector.fma
+//       FILL: vector.store {{.*}}, %arg2
+//   FILL-NOT: linalg.fill
 func.func @filled(%a: memref<64x512xf32>, %b: memref<512x128xf32>,
                   %c: memref<64x128xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -198,19 +203,20 @@ func.func @filled(%a: memref<64x512xf32>, %b: memref<512x128xf32>,
 // -----
 
 // Parallel, but m and n are one cache tile: k is split over the two cores.
-// Each part fills and computes its partial product in an scf.parallel
-// iteration; a reduction adds both to the (filled) output.
+// Each part computes its partial product (from zero, no fill) in an
+// scf.parallel iteration; a reduction adds both to the (filled) output.
 // SPLITK: tad schedule: linalg.matmul k of 8192 split into 2 parts on the cores
 // SPLITK: tad schedule: linalg.matmul 8x6x4096 f32 (m,n,k = 8,6,4096): cache tiles 8x6x256
 // SPLITK-LABEL: func.func @split_k(
 //       SPLITK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<8x6xf32>)
 //       SPLITK: %[[P:.*]] = memref.alloc() : memref<2x8x6xf32>
 //       SPLITK: scf.parallel (%[[I:.*]]) = (%c0) to (%c2) step (%c1)
-//       SPLITK: %[[K0:.*]] = arith.muli %[[I]], %c4096
-//       SPLITK: %[[PART:.*]] = memref.subview %[[P]][%[[I]], 0, 0] [1, 8, 6]
+//       SPLITK: arith.muli %[[I]], %c4096
+//   SPLITK-NOT: linalg.fill
 //       SPLITK: scf.if
-//  SPLITK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[PART]] :
+//       SPLITK: vector.load %[[P]][%[[I]], %c0, %c0]
 //       SPLITK: vector.fma
+//       SPLITK: vector.store {{.*}}, %[[P]][%[[I]], %c0, %c0]
 //       SPLITK: scf.reduce
 //       SPLITK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]] : memref<2x8x6xf32>) outs(%arg2 : memref<8x6xf32>)
 //       SPLITK: arith.addf
