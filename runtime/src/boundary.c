@@ -85,9 +85,10 @@ static int32_t check_tensor(const char *fn, const char *what, int64_t index,
     return TAD_ERROR_DTYPE;
   }
 
+  /* Formatted only for a message: every call checks every tensor. */
   char expected[SHAPE_TEXT_CAPACITY];
-  format_shape(expected, type->shape, type->rank, 1);
   if (t->rank != type->rank) {
+    format_shape(expected, type->shape, type->rank, 1);
     __tad_set_error("%s: %s %" PRId64 " has rank %" PRId32
                     ", expected rank %" PRId32 " (shape %s)",
                     fn, what, index, t->rank, type->rank, expected);
@@ -103,6 +104,7 @@ static int32_t check_tensor(const char *fn, const char *what, int64_t index,
     if (!dim_matches(type->shape[d], t->shape[d])) {
       char actual[SHAPE_TEXT_CAPACITY];
       format_shape(actual, t->shape, t->rank, 0);
+      format_shape(expected, type->shape, type->rank, 1);
       __tad_set_error("%s: %s %" PRId64 " has shape %s, expected %s", fn, what,
                       index, actual, expected);
       return TAD_ERROR_SHAPE;

@@ -19,6 +19,17 @@ from .device import DeviceArray
 _SHAPE_BUFFERS = {}
 
 
+def _address(array):
+    """The data pointer of a C-contiguous array. ``array.ctypes.data``
+    builds a helper object on every use (about 0.7 us, a third of a small
+    module's call with a dozen tensors); a ctypes view of a writable,
+    non-empty buffer costs a third of that."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except (TypeError, ValueError, BufferError):  # read-only or empty
+        return array.ctypes.data
+
+
 def _shape_buffer(shape):
     buffer = _SHAPE_BUFFERS.get(shape)
     if buffer is None:
@@ -237,10 +248,10 @@ class Function:
                 slot.rank = a.ndim
                 slot.dtype = _abi.DTYPE_CODES[a.dtype]
                 keys[i] = key
-            slot.data = a.ctypes.data
+            slot.data = _address(a)
         results = [np.empty(shape, dtype) for shape, dtype in results_types]
         for slot, r in zip(cresults, results):
-            slot.data = r.ctypes.data
+            slot.data = _address(r)
         status = self._entry(cargs, len(args), cresults if results else None,
                              len(results))
         if status != _abi.OK:

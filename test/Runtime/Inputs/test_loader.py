@@ -87,6 +87,10 @@ try:
 except tad.TadError:
     pass
 np.testing.assert_array_equal(m.add(c, b), c + b)
+# Read-only arguments take the fallback for their data pointer.
+r = c.copy()
+r.flags.writeable = False
+np.testing.assert_array_equal(m.add(r, b), c + b)
 passed("add")
 
 # A non-contiguous view is made contiguous, not rejected or misread.
