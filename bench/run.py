@@ -10,8 +10,10 @@
 For each workload (bench/workloads.py, float32) and each of forward (the
 loss), forward+backward (loss and parameter gradients) and a full SGD
 training step, PyTorch eager (2 threads) and the tadc-compiled module are
-timed in separate worker processes of this run; the report gives median
-times, the ratio tad/PyTorch, the peak memory growth of each (VmHWM over the
+timed in separate worker processes of this run, alternating (`--rounds`,
+default 3, processes each: this VM has slow spells of seconds that would
+otherwise hit one framework only); the report gives the median over the
+rounds of median times, the ratio tad/PyTorch, the peak memory growth of each (VmHWM over the
 timed section, reset through /proc/self/clear_refs) and tad's compile time
 (import + tadc, one module with all three functions).
 
@@ -227,8 +229,10 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
              "float32. *forward*: the loss; *forward+backward*: loss and parameter gradients "
              "(`loss_vjp`; PyTorch: `backward()`); *train step*: forward, backward and an SGD "
              "update (PyTorch: `optimizer.step()`; tad: `train_step`, new parameters returned "
-             "in fresh buffers). Times are medians over at least "
-             f"{args.reps} runs and {args.min_seconds} s after one warm-up; ratio = tad / PyTorch "
+             f"in fresh buffers). Each framework runs in {args.rounds} worker processes per "
+             "workload, alternating PyTorch and tad; each times at least "
+             f"{args.reps} runs and {args.min_seconds} s after one warm-up; a time is the median "
+             "over the rounds of their medians; ratio = tad / PyTorch "
              "(below 1: tad is faster). Peak memory: growth of the process's peak resident set "
              "over the timed section (VmHWM, reset before it), in MB. tad compile: "
              "`tad.compile_train_step` (trace, import, tadc -O3 for the three functions, load).",
@@ -249,6 +253,12 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
                          f"{fmt(t[mode]['peak_mb'])} | {fmt(d[mode]['peak_mb'])} | "
                          f"{fmt(d['compile_s']) if mode == MODES[0] else ''} |")
     lines.append("")
+    speedups = train_step_speedups(results)
+    if speedups:
+        lines.append("Train step speedup (PyTorch time / tad time): " +
+                     ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
+                     f"; geometric mean {geomean(speedups.values()):.2f}x.")
+        lines.append("")
     lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
     lines.extend(kernel_lines(kernel))
     lines.append("")
@@ -293,6 +303,42 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
             pass
 
 
+def train_step_speedups(results):
+    """PyTorch time / tad time of the training step, per workload run."""
+    out = {}
+    for name, r in results.items():
+        t, d = r["torch"], r["tad"]
+        if "error" not in t and "error" not in d and d["train step"]["median_ms"]:
+            out[name] = t["train step"]["median_ms"] / d["train step"]["median_ms"]
+    return out
+
+
+def geomean(values):
+    values = list(values)
+    product = 1.0
+    for v in values:
+        product *= v
+    return product ** (1.0 / len(values))
+
+
+def combine_rounds(rounds):
+    """One framework's result from its alternating rounds: per mode the
+    median of the rounds' medians (the VM's slow spells last seconds; with
+    the frameworks alternating, each sees its share of them), all their
+    repetitions, the largest peak; compile time from the first round."""
+    failed = [r for r in rounds if "error" in r]
+    if failed:
+        return failed[0]
+    result = dict(rounds[0])
+    for mode in MODES:
+        medians = sorted(r[mode]["median_ms"] for r in rounds)
+        result[mode] = {"median_ms": medians[len(medians) // 2],
+                        "round_medians_ms": medians,
+                        "reps": sum(r[mode]["reps"] for r in rounds),
+                        "peak_mb": max(r[mode]["peak_mb"] for r in rounds)}
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workloads", nargs="*", help="subset of workloads (default: all)")
@@ -300,6 +346,9 @@ def main():
                         help=argparse.SUPPRESS)
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--min-seconds", type=float, default=1.0)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="worker processes per framework and workload, "
+                             "alternating PyTorch and tad (default 3)")
     parser.add_argument("--smoke", action="store_true",
                         help="1 timed iteration per measurement (a test, not a benchmark)")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
@@ -311,7 +360,9 @@ def main():
                              "(tad --gpu-emulate, PyTorch on the CPU; measures nothing)")
     args = parser.parse_args()
     if args.smoke:
-        args.reps, args.min_seconds = 1, 0.0
+        args.reps, args.min_seconds, args.rounds = 1, 0.0, 1
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     sys.path.insert(0, HERE)
     if args.worker:
         if args.target == "cuda":
@@ -336,7 +387,11 @@ def main():
     print(f"machine: {info['cpu']}, torch {info['torch']}, BLAS {info['blas']}", flush=True)
     results = {}
     for name in names:
-        results[name] = {fw: run_worker(name, fw, args) for fw in ("torch", "tad")}
+        rounds = {"torch": [], "tad": []}
+        for _ in range(args.rounds):
+            for fw in rounds:
+                rounds[fw].append(run_worker(name, fw, args))
+        results[name] = {fw: combine_rounds(r) for fw, r in rounds.items()}
         t, d = results[name]["torch"], results[name]["tad"]
         if "error" in d or "error" in t:
             print(f"{name:18s} not run: {d.get('error') or t.get('error')}", flush=True)
@@ -345,6 +400,10 @@ def main():
             tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
             print(f"{name:18s} {mode:17s} torch {tm:9.3f} ms  tad {dm:9.3f} ms  "
                   f"ratio {dm / tm:7.3f}", flush=True)
+    speedups = train_step_speedups(results)
+    if speedups:
+        print("train step speedup: " + ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
+              f"; geomean {geomean(speedups.values()):.2f}x", flush=True)
     kernel = run_kernel(args)
     if kernel and "error" not in kernel:
         print(f"matmul {kernel['n']}^3 f32: tad {kernel['tad_gflops']:.1f} GFLOP/s "
