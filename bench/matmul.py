@@ -7,7 +7,8 @@ tadc, against the machine's FMA peak measured here and PyTorch's matmul.
 The peak comes from a small C program (compiled with `cc -O2 -march=native`)
 that runs 16 independent FMA chains on the widest vector registers the
 compiler targets, on 1 thread and on 2 threads: what the cores can do with
-no memory traffic at all. bench/run.py calls this and puts the result into
+no memory traffic at all (measured before and after the timing, the higher
+kept). bench/run.py calls this and puts the result into
 docs/benchmarks.md.
 """
 
@@ -118,9 +119,9 @@ def run(n=1024, reps=15, extra_args=()):
     import numpy as np
     import tad
     result = {"n": n, "reps": reps, "load": os.getloadavg()[0]}
-    with tempfile.TemporaryDirectory(prefix="tad-peak-") as tmp:
-        result["peak1_gflops"], result["vector_bits"] = fma_peak(1, tmp)
-        result["peak2_gflops"], _ = fma_peak(2, tmp)
+    peak_dir = tempfile.TemporaryDirectory(prefix="tad-peak-")
+    result["peak1_gflops"], result["vector_bits"] = fma_peak(1, peak_dir.name)
+    result["peak2_gflops"], _ = fma_peak(2, peak_dir.name)
     flops = 2.0 * n * n * n
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n, n), dtype=np.float32)
@@ -143,6 +144,12 @@ def run(n=1024, reps=15, extra_args=()):
         result["torch_gflops"] = flops / tt * 1e-9
     except ImportError:
         pass
+    # Again after the timing, keeping the higher: on a VM whose host takes a
+    # core away for a while, one measurement can see a single core's worth
+    # (a 2-thread "peak" of 117 GFLOP/s, seen in a run on 2026-11-23).
+    result["peak1_gflops"] = max(result["peak1_gflops"], fma_peak(1, peak_dir.name)[0])
+    result["peak2_gflops"] = max(result["peak2_gflops"], fma_peak(2, peak_dir.name)[0])
+    peak_dir.cleanup()
     return result
 
 
