@@ -25,7 +25,6 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -226,8 +225,8 @@ constexpr int64_t kMinParallelCopy = int64_t(1) << 17;
 
 /// Copies the k x n matrix `rhs` into panels [ceil(n/nr)][k][nr]: the
 /// register tiles then read their nr-wide rows of B from consecutive
-/// addresses instead of a leading dimension apart, where (at a power-of-two
-/// leading dimension) they all fall into the same L1 sets. A last partial
+/// addresses instead of a leading dimension apart (the kc rows of a
+/// micro-panel on kc pages once rows are a page apart). A last partial
 /// panel holds n mod nr columns; the rest of it is never read. The copy is
 /// one vector per panel row, its panels split over the cores if large.
 Value packRhsPanels(OpBuilder &b, Location loc, Value rhs, int64_t nr,
