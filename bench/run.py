@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -257,7 +258,7 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
     if speedups:
         lines.append("Train step speedup (PyTorch time / tad time): " +
                      ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
-                     f"; geometric mean {geomean(speedups.values()):.2f}x.")
+                     f"; geometric mean {statistics.geometric_mean(speedups.values()):.2f}x.")
         lines.append("")
     lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
     lines.extend(kernel_lines(kernel))
@@ -311,14 +312,6 @@ def train_step_speedups(results):
         if "error" not in t and "error" not in d and d["train step"]["median_ms"]:
             out[name] = t["train step"]["median_ms"] / d["train step"]["median_ms"]
     return out
-
-
-def geomean(values):
-    values = list(values)
-    product = 1.0
-    for v in values:
-        product *= v
-    return product ** (1.0 / len(values))
 
 
 def combine_rounds(rounds):
@@ -403,7 +396,7 @@ def main():
     speedups = train_step_speedups(results)
     if speedups:
         print("train step speedup: " + ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
-              f"; geomean {geomean(speedups.values()):.2f}x", flush=True)
+              f"; geomean {statistics.geometric_mean(speedups.values()):.2f}x", flush=True)
     kernel = run_kernel(args)
     if kernel and "error" not in kernel:
         print(f"matmul {kernel['n']}^3 f32: tad {kernel['tad_gflops']:.1f} GFLOP/s "

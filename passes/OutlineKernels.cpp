@@ -204,8 +204,8 @@ void moveFillToReshapedContraction(linalg::FillOp fill) {
 
 /// The contraction that `fill` initializes, where it is the next op and
 /// the fill's buffer its output: the two make one kernel, so that
-/// tad-vectorize-contractions can fill each output tile just before the
-/// kernel accumulates into it instead of in a separate pass over memory.
+/// tad-vectorize-contractions can start the kernel's accumulators from the
+/// fill value instead of filling memory in a separate pass.
 linalg::LinalgOp filledContraction(linalg::FillOp fill) {
   auto next = dyn_cast_or_null<linalg::LinalgOp>(fill->getNextNode());
   if (!next || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(next) ||

@@ -250,8 +250,8 @@ def TadVectorizeContractionsPass
            "Cores to split the k of a parallel contraction with a single m "
            "and n cache tile over (0: the host's)">,
     Option<"pack", "pack", "bool", /*default=*/"true",
-           "Copy the operands of large matmuls into register-tile-wide "
-           "panels first">,
+           "Copy B of large matmuls with page-strided rows into "
+           "register-tile-wide panels first">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
@@ -436,8 +436,8 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
     `linalg.batch_matmul` that accumulates into the filled buffer (or, past
     ops without memory effects, into a reshape of it: the fill then moves
     onto that view) goes into the contraction's kernel, where
-    `tad-vectorize-contractions` fills each output tile just before
-    accumulating into it.
+    `tad-vectorize-contractions` starts the accumulators from the fill value
+    instead of filling memory.
   }];
   let options = [
     Option<"minUses", "min-uses", "unsigned", /*default=*/"1",

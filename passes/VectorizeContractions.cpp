@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -427,11 +428,9 @@ linalg::LinalgOp splitK(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Marks the output tile fills that scheduleContraction creates.
 constexpr llvm::StringLiteral kTileFill = "tad.tile_fill";
 
-/// The allocation, argument or cast a view is a view of.
+/// The buffer a memref view is a view of.
 Value viewRoot(Value view) {
-  while (auto subview = view.getDefiningOp<memref::SubViewOp>())
-    view = subview.getSource();
-  return view;
+  return memref::skipViewLikeOps(cast<MemrefValue>(view));
 }
 
 /// An output tile fill (in the first k step, maybe under an `scf.if`)
@@ -651,8 +650,8 @@ void TadVectorizeContractionsPass::scheduleContraction(
   rewriter.eraseOp(op);
   auto block = cast<linalg::LinalgOp>(cached->tiledOps.back());
   // A fill of the whole output just before the contraction (outlined with
-  // it) becomes a fill of each output tile in its first k step, just before
-  // the register tiles load it: one pass over the output less.
+  // it) becomes a fill of each output tile in its first k step, which
+  // forwardTileFills then turns into the accumulators' initial value.
   auto kLoop = cached->loops.size() == numLoops
                    ? dyn_cast<scf::ForOp>(cached->loops[kDim].getOperation())
                    : scf::ForOp();
