@@ -15,6 +15,19 @@ in device memory across calls (``m.device_array(x)``, ``tad.DeviceArray``;
 docs/gpu.md).
 """
 
+import os as _os
+from pathlib import Path as _Path
+
+# The optional C extension tad._fastcall (runtime/python/fastcall.c) is built
+# into <build>/python/tad/; the package finds it there ($TAD_BUILD_DIR, else
+# this checkout's build/).
+for _build in (_os.environ.get("TAD_BUILD_DIR"),
+               _Path(__file__).resolve().parents[3] / "build"):
+    _extension_dir = _os.path.join(_build, "python", "tad") if _build else None
+    if (_extension_dir and _os.path.isdir(_extension_dir) and
+            _extension_dir not in __path__):
+        __path__.append(_extension_dir)
+
 from ._abi import ABI_VERSION
 from ._abi import ERROR_ARG_COUNT as STATUS_ARG_COUNT
 from ._abi import ERROR_DTYPE as STATUS_DTYPE

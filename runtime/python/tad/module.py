@@ -12,6 +12,11 @@ import numpy as np
 from . import _abi
 from .device import DeviceArray
 
+try:  # the C fast path of plain calls (runtime/python/fastcall.c), optional
+    from . import _fastcall
+except ImportError:
+    _fastcall = None
+
 
 
 # ctypes copies of the shapes passed to entry points, built once per shape
@@ -110,6 +115,7 @@ class Function:
         self.__name__ = signature.name
         self.__doc__ = repr(signature)
         self._entry = _abi.EntryFn(entry)
+        self._entry_address = entry
         # Per thread: the ctypes tensor arrays of the last plain call, reused
         # by the next one (see _plain_call).
         self._local = threading.local()
@@ -226,6 +232,14 @@ class Function:
         results_types = self._result_types
         if results_types is None:
             return None
+        if _fastcall is not None:
+            results = [np.empty(shape, dtype) for shape, dtype in results_types]
+            status = _fastcall.call(self._entry_address, args, results)
+            if status == _fastcall.FALLBACK:
+                return None
+            if status != _abi.OK:
+                raise TadError(self._message(status, {}), status)
+            return results[0] if len(results) == 1 else tuple(results)
         for a in args:
             if (type(a) is not np.ndarray or not a.flags.c_contiguous or
                     not a.flags.aligned or a.dtype not in _abi.DTYPE_CODES):

@@ -1,6 +1,9 @@
 """Checks the tad Python loader against fake_module.c.
 
-usage: test_loader.py FAKE.so LAYOUT.txt NOT_TAD.so FUTURE_ABI.so
+usage: test_loader.py FAKE.so LAYOUT.txt NOT_TAD.so FUTURE_ABI.so [ctypes]
+
+With "ctypes", the checks run without the C fast path (tad._fastcall);
+without it, they require it.
 
 Prints one "PASS: <check>" line per check; the first failing check raises
 and ends the script with a non-zero status.
@@ -16,6 +19,12 @@ import tad
 from tad import _abi
 
 fake_path, layout_path, not_tad_path, future_path = sys.argv[1:5]
+if sys.argv[5:] == ["ctypes"]:
+    tad.module._fastcall = None
+    print("calls through ctypes")
+else:
+    assert tad.module._fastcall is not None, "tad._fastcall was not built"
+    print("calls through tad._fastcall")
 m = tad.load(fake_path)
 
 
@@ -91,6 +100,12 @@ np.testing.assert_array_equal(m.add(c, b), c + b)
 r = c.copy()
 r.flags.writeable = False
 np.testing.assert_array_equal(m.add(r, b), c + b)
+# NumPy scalars and other buffers are tensors too; an unaligned array is
+# copied first.
+np.testing.assert_array_equal(m.stats(memoryview(np.ones(4)))[1], np.full(4, 2.0))
+raw = np.frombuffer(bytearray(4 * 6 + 1), np.float32, count=6, offset=1).reshape(2, 3)
+assert not raw.flags.aligned
+np.testing.assert_array_equal(m.add(raw, b), b)
 passed("add")
 
 # A non-contiguous view is made contiguous, not rejected or misread.
@@ -137,6 +152,7 @@ passed("shape dtype rank errors")
 expect_error(m.add, (a, b, b), tad.STATUS_ARG_COUNT, "add: expected 2 arguments, got 3")
 expect_error(m.add, (a,), tad.STATUS_ARG_COUNT, "add: expected 2 arguments, got 1")
 expect_error(m.add, (), tad.STATUS_ARG_COUNT, "add: expected 2 arguments, got 0")
+expect_error(m.add, (a,) * 40, tad.STATUS_ARG_COUNT, "add: expected 2 arguments, got 40")
 # The count is reported first, whatever the extra argument is.
 expect_error(m.add, (a, b, "text"), tad.STATUS_ARG_COUNT, "add: expected 2 arguments, got 3")
 passed("argument count errors")
