@@ -23,6 +23,9 @@ namespace {
 
 /// Parallel iterations to aim for: enough for any thread count to balance.
 constexpr int64_t kTargetIterations = 64;
+/// Fewer parallel iterations than this balance badly (5 on 2 threads: one
+/// runs 3, the other waits after 2), so the next parallel dimension joins.
+constexpr int64_t kMinParallelIterations = 8;
 
 struct TadParallelizeLoopsPass
     : tad::impl::TadParallelizeLoopsPassBase<TadParallelizeLoopsPass> {
@@ -32,18 +35,35 @@ struct TadParallelizeLoopsPass
 };
 
 /// The tile size for a parallel dimension of `extent` whose iterations each
-/// run `inner` loop iterations: about kTargetIterations tiles of at least
+/// run `inner` loop iterations: about `target` tiles of at least
 /// `minPerTile` iterations, a divisor of `extent` where one is close (static
 /// tiles).
-int64_t tileSize(int64_t extent, int64_t inner, int64_t minPerTile) {
+int64_t tileSize(int64_t extent, int64_t inner, int64_t minPerTile,
+                 int64_t target) {
   int64_t tile = std::max<int64_t>(
-      llvm::divideCeil(extent, kTargetIterations),
+      llvm::divideCeil(extent, target),
       llvm::divideCeil(minPerTile, std::max<int64_t>(inner, 1)));
   tile = std::min(tile, extent);
   for (int64_t t = tile; t <= std::min(extent, 2 * tile); ++t)
     if (extent % t == 0)
       return t;
   return tile;
+}
+
+/// The cost of one iteration of `op` in units of a copy's: the scalar ops
+/// of its body over two, at least 1. Bodies of one or two ops run at memory
+/// speed like a copy; a pooling window unrolled into a chain of compares
+/// and selects costs as much as many iterations of one.
+int64_t iterationCost(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return 1;
+  int64_t ops = 0;
+  generic.getBody()->walk([&](Operation *inner) {
+    if (!isa<linalg::YieldOp, linalg::IndexOp>(inner))
+      ++ops;
+  });
+  return std::max<int64_t>(ops / 2, 1);
 }
 
 void TadParallelizeLoopsPass::runOnOperation() {
@@ -67,25 +87,38 @@ void TadParallelizeLoopsPass::runOnOperation() {
     int64_t volume = 1;
     for (int64_t r : ranges)
       volume *= r;
-    if (volume < minIterations)
+    int64_t cost = iterationCost(op);
+    if (volume * cost < minWork)
       continue;
-    // The outermost parallel dimension with at least two iterations.
+    // The outermost parallel dimensions with at least two iterations, as
+    // many as it takes to reach kMinParallelIterations; all but the last are
+    // split into single iterations.
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    std::optional<unsigned> dim;
-    for (unsigned d = 0; d < ranges.size(); ++d)
-      if (iterators[d] == utils::IteratorType::parallel && ranges[d] >= 2) {
-        dim = d;
+    SmallVector<unsigned> dims;
+    int64_t outer = 1;
+    for (unsigned d = 0; d < ranges.size(); ++d) {
+      if (iterators[d] != utils::IteratorType::parallel || ranges[d] < 2)
+        continue;
+      if (!dims.empty())
+        outer *= ranges[dims.back()];
+      dims.push_back(d);
+      if (outer * ranges[d] >= kMinParallelIterations)
         break;
-      }
-    if (!dim)
+    }
+    if (dims.empty())
       continue;
-    int64_t tile = tileSize(ranges[*dim], volume / ranges[*dim],
-                            minIterationsPerTile);
-    if (tile >= ranges[*dim])
+    unsigned last = dims.back();
+    int64_t tile =
+        tileSize(ranges[last], volume / (outer * ranges[last]),
+                 llvm::divideCeil(minWorkPerTile, cost),
+                 llvm::divideCeil(kTargetIterations, outer));
+    if (outer == 1 && tile >= ranges[last])
       continue; // one iteration: nothing to share
 
     SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
-    sizes[*dim] = rewriter.getIndexAttr(tile);
+    for (unsigned d : dims)
+      sizes[d] = rewriter.getIndexAttr(1);
+    sizes[last] = rewriter.getIndexAttr(tile);
     scf::SCFTilingOptions options;
     options.setTileSizes(sizes);
     options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);

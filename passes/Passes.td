@@ -303,24 +303,28 @@ def TadParallelizeLoopsPass
   let summary = "Split large elementwise and reduction ops over the cores";
   let description = [{
     On buffers, after the matmul and transpose schedules. Every other linalg
-    op with static shapes and at least `min-iterations` loop iterations
-    (elementwise chains, softmax and normalization rows, pooling, im2col) is
-    tiled along its outermost parallel dimension into an `scf.parallel`
-    loop (through `scf.forall`), which `convert-scf-to-openmp` runs on all
-    cores; each iteration keeps the inner dimensions whole, so LLVM still
-    vectorizes them. The tile gives about 64 iterations (for load balance
-    with any thread count) of at least `min-iterations-per-tile` each.
-    Smaller ops stay on one thread: an OpenMP fork/join costs a few
-    microseconds. Reductions over all dimensions (no parallel dimension)
-    stay serial.
+    op with static shapes and at least `min-work` work (loop iterations times
+    an iteration's cost: the scalar ops of its body over two, at least 1;
+    elementwise chains, softmax and normalization rows, pooling, im2col) is
+    tiled along its outermost
+    parallel dimensions into an `scf.parallel` loop (through `scf.forall`),
+    which `convert-scf-to-openmp` runs on all cores: the outermost parallel
+    dimension, joined by the next ones while there are fewer than 8 parallel
+    iterations (5 iterations on two threads leave one waiting). Each
+    iteration keeps the inner dimensions whole, so LLVM still vectorizes
+    them. The tile gives about 64 iterations (for load balance with any
+    thread count) of at least `min-work-per-tile` work each. Smaller ops
+    stay on one thread: an OpenMP fork/join costs a few microseconds.
+    Reductions over all dimensions (no parallel dimension) stay serial.
   }];
   let options = [
-    Option<"minIterations", "min-iterations", "int64_t",
+    Option<"minWork", "min-work", "int64_t",
            /*default=*/"1 << 17",
-           "Loop iterations below which an op stays on one thread">,
-    Option<"minIterationsPerTile", "min-iterations-per-tile", "int64_t",
+           "Work (loop iterations times body ops / 2) below which an op "
+           "stays on one thread">,
+    Option<"minWorkPerTile", "min-work-per-tile", "int64_t",
            /*default=*/"4096",
-           "Loop iterations one parallel iteration runs at least">,
+           "Work one parallel iteration runs at least">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

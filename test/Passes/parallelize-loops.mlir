@@ -1,5 +1,5 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-parallelize-loops))' | FileCheck %s
-// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-parallelize-loops{min-iterations=1024 min-iterations-per-tile=64}))' | FileCheck %s --check-prefix=LOW
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-parallelize-loops{min-work=1024 min-work-per-tile=64}))' | FileCheck %s --check-prefix=LOW
 
 // A large elementwise op: the outermost dimension (8) is split, each
 // parallel iteration keeps a whole 128x1024 block (the inner loops LLVM
@@ -70,6 +70,70 @@ func.func @total(%a: memref<1048576xf32>, %b: memref<f32>) {
   ^bb0(%x: f32, %y: f32):
     %0 = arith.addf %x, %y : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// An outermost dimension of 5 iterations balances badly (3 and 2 on two
+// threads): the next parallel dimension joins, 25 iterations in all.
+// CHECK-LABEL: func.func @im2col_like(
+//       CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0{{.*}}, %c0{{.*}}) to (%c5{{.*}}, %c5{{.*}}) step (%c1{{.*}}, %c1{{.*}})
+//       CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<1x1x64x28x28xf32
+// LOW-LABEL: func.func @im2col_like(
+func.func @im2col_like(%a: memref<64x32x32xf32>, %b: memref<5x5x64x28x28xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d0 + d3, d1 + d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%a : memref<64x32x32xf32>) outs(%b : memref<5x5x64x28x28xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// 2^15 iterations of an 8-op body (a window unrolled into compares and
+// selects) cost 4 copies each: worth splitting (2^17 work); the same count
+// of a copy is not.
+// CHECK-LABEL: func.func @pool_like(
+//       CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c256) step (%c8)
+// CHECK-LABEL: func.func @copy_like(
+//   CHECK-NOT: scf.parallel
+func.func @pool_like(%a: memref<256x128xf32>, %b: memref<256x128xf32>,
+                     %c: memref<256x128xf32>, %d: memref<256x128xf32>,
+                     %o: memref<256x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b, %c, %d : memref<256x128xf32>, memref<256x128xf32>,
+          memref<256x128xf32>, memref<256x128xf32>)
+      outs(%o : memref<256x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %w: f32, %out: f32):
+    %0 = arith.maximumf %x, %y : f32
+    %1 = arith.maximumf %0, %z : f32
+    %2 = arith.maximumf %1, %w : f32
+    %3 = arith.maximumf %2, %out : f32
+    %4 = arith.minimumf %3, %x : f32
+    %5 = arith.minimumf %4, %y : f32
+    %6 = arith.minimumf %5, %z : f32
+    %7 = arith.minimumf %6, %w : f32
+    linalg.yield %7 : f32
+  }
+  return
+}
+func.func @copy_like(%a: memref<256x128xf32>, %o: memref<256x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<256x128xf32>) outs(%o : memref<256x128xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
   }
   return
 }
