@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -66,6 +68,98 @@ int64_t iterationCost(linalg::LinalgOp op) {
   return std::max<int64_t>(ops / 2, 1);
 }
 
+/// Splits `op`, a reduction of 1-D operands into a 0-D output, into `parts`
+/// partial reductions of consecutive chunks on the cores (into a buffer of
+/// partial results that starts at the combiner's neutral element) and a
+/// final reduction of the partial results into the output. Fails (changing
+/// nothing) for other shapes and for combiners without a neutral element.
+LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                                 int64_t parts) {
+  if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
+      op.getIteratorTypesArray()[0] != utils::IteratorType::reduction)
+    return failure();
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto initType = dyn_cast<MemRefType>(init->get().getType());
+  if (!initType || initType.getRank() != 0 ||
+      !op.getMatchingIndexingMap(init).isConstant())
+    return failure();
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!op.getMatchingIndexingMap(input).isIdentity())
+      return failure();
+  int64_t extent = op.getStaticLoopRanges()[0];
+  if (ShapedType::isDynamic(extent) || extent % parts != 0)
+    return failure();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return failure();
+  Operation *combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+
+  Location loc = op.getLoc();
+  Type elemType = initType.getElementType();
+  rewriter.setInsertionPoint(op);
+  auto partialsType = MemRefType::get({parts}, elemType);
+  Value partials = memref::AllocOp::create(rewriter, loc, partialsType);
+  Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
+  linalg::FillOp::create(rewriter, loc, neutralValue, partials);
+
+  // Each part reduces its chunk into its own partial result.
+  int64_t chunk = extent / parts;
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, parts);
+  auto loop = scf::ParallelOp::create(rewriter, loc, zero, count, one);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value part = loop.getInductionVars()[0];
+  Value offset = arith::MulIOp::create(
+      rewriter, loc, part, arith::ConstantIndexOp::create(rewriter, loc, chunk));
+  SmallVector<Value> chunks;
+  for (OpOperand *input : op.getDpsInputOperands())
+    chunks.push_back(memref::SubViewOp::create(
+        rewriter, loc, input->get(), ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunk)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}));
+  auto partialType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+      {}, partialsType, ArrayRef<OpFoldResult>{part},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}));
+  Value partial = memref::SubViewOp::create(
+      rewriter, loc, partialType, partials, ArrayRef<OpFoldResult>{part},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+  IRMapping mapping;
+  for (auto [input, c] : llvm::zip(op.getDpsInputOperands(), chunks))
+    mapping.map(input->get(), c);
+  mapping.map(init->get(), partial);
+  rewriter.clone(*op.getOperation(), mapping);
+
+  // The output (with its initial value) combines the partial results.
+  rewriter.setInsertionPointAfter(loop);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  AffineMap toScalar = AffineMap::get(1, 0, {}, ctx);
+  linalg::GenericOp::create(
+      rewriter, loc, ValueRange{partials}, ValueRange{init->get()},
+      ArrayRef<AffineMap>{identity, toScalar},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping operands;
+        // The combiner's operands: the output argument and the value
+        // reduced into it, in the order the body had them.
+        Value outArg = op.getRegionOutputArgs()[0];
+        for (Value operand : combiner->getOperands())
+          operands.map(operand, operand == outArg ? args[1] : args[0]);
+        Operation *combined = b.clone(*combiner, operands);
+        linalg::YieldOp::create(b, l, combined->getResults());
+      });
+  memref::DeallocOp::create(rewriter, loc, partials);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 void TadParallelizeLoopsPass::runOnOperation() {
   func::FuncOp func = getOperation();
   SmallVector<linalg::LinalgOp> candidates;
@@ -105,8 +199,15 @@ void TadParallelizeLoopsPass::runOnOperation() {
       if (outer * ranges[d] >= kMinParallelIterations)
         break;
     }
-    if (dims.empty())
+    if (dims.empty()) {
+      // A reduction over everything (a loss): partial results on the cores.
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      int64_t chunk = tileSize(volume, 1, llvm::divideCeil(minWorkPerTile, cost),
+                               kTargetIterations);
+      if (generic && chunk < volume)
+        (void)splitFullReduction(rewriter, generic, volume / chunk);
       continue;
+    }
     unsigned last = dims.back();
     int64_t tile =
         tileSize(ranges[last], volume / (outer * ranges[last]),

@@ -315,7 +315,11 @@ def TadParallelizeLoopsPass
     them. The tile gives about 64 iterations (for load balance with any
     thread count) of at least `min-work-per-tile` work each. Smaller ops
     stay on one thread: an OpenMP fork/join costs a few microseconds.
-    Reductions over all dimensions (no parallel dimension) stay serial.
+    A reduction of 1-D operands into a scalar (a loss: no parallel
+    dimension) whose combiner has a neutral element is split into about 64
+    chunks reduced on the cores into partial results, then a reduction of
+    those into the output; other reductions over all dimensions stay
+    serial.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t",

@@ -41,17 +41,32 @@ func.func @row_sums(%a: memref<1024x1024xf32>, %b: memref<1024xf32>) {
 
 // -----
 
-// Small ops stay on one thread (unless the threshold is lowered); a
-// reduction over everything has no parallel dimension to split.
+// Small ops stay on one thread (unless the threshold is lowered). A
+// reduction over everything has no parallel dimension to split: 64 chunks
+// reduce into partial results (starting at 0, the neutral element of
+// addf) on the cores, then the partial results into the output, which
+// keeps its initial value.
 // CHECK-LABEL: func.func @small(
 //   CHECK-NOT: scf.parallel
 //       CHECK: linalg.generic
 // LOW-LABEL: func.func @small(
 //       LOW: scf.parallel (%{{.*}}) = (%c0) to (%c128) step (%c2)
 // CHECK-LABEL: func.func @total(
-//   CHECK-NOT: scf.parallel
+//       CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64xf32>
+//       CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[PARTIALS]] : memref<64xf32>)
+//       CHECK: scf.parallel (%[[PART:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+//       CHECK:   %[[OFFSET:.*]] = arith.muli %[[PART]], %c16384
+//       CHECK:   %[[CHUNK:.*]] = memref.subview %arg0[%[[OFFSET]]] [16384] [1]
+//       CHECK:   %[[PARTIAL:.*]] = memref.subview %[[PARTIALS]][%[[PART]]] [1] [1] : memref<64xf32> to memref<f32, strided<[], offset: ?>>
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[CHUNK]] : {{.*}}) outs(%[[PARTIAL]] :
+//       CHECK:     arith.addf
+//       CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[PARTIALS]] : memref<64xf32>) outs(%arg1 : memref<f32>)
+//  CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+//  CHECK-NEXT:   %[[SUM:.*]] = arith.addf %[[IN]], %[[OUT]] : f32
+//  CHECK-NEXT:   linalg.yield %[[SUM]]
+//       CHECK: memref.dealloc %[[PARTIALS]]
 // LOW-LABEL: func.func @total(
-//   LOW-NOT: scf.parallel
+//       LOW: scf.parallel
 func.func @small(%a: memref<128x512xf32>, %b: memref<128x512xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
                                    affine_map<(d0, d1) -> (d0, d1)>],
@@ -133,6 +148,23 @@ func.func @copy_like(%a: memref<256x128xf32>, %o: memref<256x128xf32>) {
                   iterator_types = ["parallel", "parallel"]}
       ins(%a : memref<256x128xf32>) outs(%o : memref<256x128xf32>) {
   ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Without a combiner to reassociate (the last element wins), a reduction
+// over everything stays serial.
+// CHECK-LABEL: func.func @last(
+//   CHECK-NOT: scf.parallel
+func.func @last(%a: memref<1048576xf32>, %b: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+                                   affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%a : memref<1048576xf32>) outs(%b : memref<f32>) {
+  ^bb0(%x: f32, %y: f32):
     linalg.yield %x : f32
   }
   return
