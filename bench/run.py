@@ -186,8 +186,9 @@ def kernel_lines(kernel):
     rows = ["", f"## Kernel: f32 matmul {n}x{n}x{n}", "",
             f"FMA peak measured by `bench/matmul.py` on this machine ({kernel['vector_bits']}-bit "
             f"FMA chains in registers): {p1:.1f} GFLOP/s on 1 thread, {p2:.1f} GFLOP/s on 2 "
-            f"(load average {kernel['load']:.1f} when measured). Median of "
-            f"{kernel.get('reps', 15)} calls.", "",
+            f"(load average {kernel['load']:.1f} when measured). {kernel.get('rounds', 1)} "
+            f"rounds of {kernel.get('reps', 15)} calls, tad and PyTorch alternating; a time is "
+            "the median of the rounds' medians.", "",
             "| | ms | GFLOP/s | % of 1-thread peak | % of 2-thread peak |", "|---|---|---|---|---|"]
     for who in ("tad", "torch"):
         if f"{who}_ms" in kernel:
@@ -202,7 +203,7 @@ def run_kernel(args):
         return None
     cmd = [sys.executable, os.path.join(HERE, "matmul.py"), "--json"]
     if args.smoke:
-        cmd += ["--n", "128", "--reps", "1"]
+        cmd += ["--n", "128", "--reps", "1", "--rounds", "1"]
     env = dict(os.environ, OMP_NUM_THREADS=str(THREADS))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
