@@ -114,22 +114,22 @@ LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
   auto loop = scf::ParallelOp::create(rewriter, loc, zero, count, one);
   rewriter.setInsertionPointToStart(loop.getBody());
   Value part = loop.getInductionVars()[0];
-  Value offset = arith::MulIOp::create(
-      rewriter, loc, part, arith::ConstantIndexOp::create(rewriter, loc, chunk));
+  Value chunkSize = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+  Value offset = arith::MulIOp::create(rewriter, loc, part, chunkSize);
+  OpFoldResult unit = rewriter.getIndexAttr(1);
   SmallVector<Value> chunks;
   for (OpOperand *input : op.getDpsInputOperands())
     chunks.push_back(memref::SubViewOp::create(
         rewriter, loc, input->get(), ArrayRef<OpFoldResult>{offset},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunk)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}));
-  auto partialType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
-      {}, partialsType, ArrayRef<OpFoldResult>{part},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}));
+        ArrayRef<OpFoldResult>{unit}));
+  auto partialType =
+      cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          {}, partialsType, ArrayRef<OpFoldResult>{part},
+          ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit}));
   Value partial = memref::SubViewOp::create(
       rewriter, loc, partialType, partials, ArrayRef<OpFoldResult>{part},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+      ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit});
   IRMapping mapping;
   for (auto [input, c] : llvm::zip(op.getDpsInputOperands(), chunks))
     mapping.map(input->get(), c);
@@ -202,8 +202,9 @@ void TadParallelizeLoopsPass::runOnOperation() {
     if (dims.empty()) {
       // A reduction over everything (a loss): partial results on the cores.
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      int64_t chunk = tileSize(volume, 1, llvm::divideCeil(minWorkPerTile, cost),
-                               kTargetIterations);
+      int64_t chunk =
+          tileSize(volume, 1, llvm::divideCeil(minWorkPerTile, cost),
+                   kTargetIterations);
       if (generic && chunk < volume)
         (void)splitFullReduction(rewriter, generic, volume / chunk);
       continue;

@@ -224,9 +224,10 @@ class Function:
 
     def _plain_call(self, args):
         """The common call: C-contiguous NumPy arrays in, fresh NumPy results
-        out. Reuses this thread's ctypes tensor arrays from the previous
-        call and rewrites only the data pointers unless a shape or dtype
-        changed: the per-call Python cost is what dominates small modules.
+        out; the per-call Python cost is what dominates small modules.
+        Through tad._fastcall where it is built; else reuses this thread's
+        ctypes tensor arrays from the previous call and rewrites only the
+        data pointers unless a shape or dtype changed.
         Returns None (nothing done) for anything else, which the general
         path handles (conversions, device arrays, error messages)."""
         results_types = self._result_types
