@@ -18,7 +18,6 @@ except ImportError:
     _fastcall = None
 
 
-
 # ctypes copies of the shapes passed to entry points, built once per shape
 # (the module only reads them) instead of on every call.
 _SHAPE_BUFFERS = {}
