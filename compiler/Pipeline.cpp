@@ -38,6 +38,11 @@ static void addTensorOptimizations(OpPassManager &pm,
   // into a matmul (tad-vectorize-contractions schedules those).
   pm.addPass(tad::createTadFuseElementwisePass());
   addCleanups(pm);
+  // The VJP's X^T @ dY reads X in place (no transposed copy).
+  if (options.optLevel >= 2) {
+    pm.addPass(tad::createTadFoldMatmulTransposesPass());
+    addCleanups(pm);
+  }
 }
 
 /// Hook: optimizations on buffers, before the lowering to loops. Matmul-like

@@ -369,6 +369,20 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
   ];
 }
 
+def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
+  let summary = "Read a transposed A operand of a matmul in place";
+  let description = [{
+    On tensors. A `linalg.matmul` (or `linalg.batch_matmul`, batch dimension
+    in place) whose A operand is a `linalg.transpose` reads the transpose's
+    input through a permuted indexing map instead; the transpose is erased
+    when nothing else uses it. The VJP of `X @ W` computes `X^T @ dY` this
+    way without materializing `X^T`. The register tiles read an mr-long
+    column of A per k, consecutive in the transposed layout; B transposes
+    are left alone (they would turn the nr-wide rows of B into gathers).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TadCollapseDimsPass : Pass<"tad-collapse-dims"> {
   let summary = "Merge adjacent loops of a generic that walk contiguous memory";
   let description = [{

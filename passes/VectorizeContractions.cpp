@@ -591,14 +591,16 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // B in panels (packRhsPanels) where its rows are a page or more apart
   // (a B micro-panel then touches kc pages, beyond the L1 TLB) and the
   // cache tiles stream it often enough to repay the copy, about two passes
-  // over B: M/mc >= 16 passes. Measured on Zen 4 (docs/performance.md):
-  // 1024x1024x1024 12-25% faster, m,n,k = 1024,1024,256 12%; with shorter
-  // rows or m = 128 the copy cost as much as it saved or more (up to 30%).
+  // over B: M/mc >= 8 passes. Measured on Zen 4 (docs/performance.md):
+  // 1024x1024x1024 12-25% faster, m,n,k = 1024,1024,256 12%, 256,1024,1024
+  // (a weight gradient whose B comes from DRAM in a training step) 10%;
+  // with shorter rows or m = 128 the copy cost as much as it saved or more
+  // (up to 30%).
   // The tiles' n offsets must be multiples of nr, the matmul plain with B
   // as (k, n).
   Value rhs = op.getDpsInputOperand(1)->get();
   bool packRhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
-                 M >= 16 * mc && N * elemType.getWidth() / 8 >= 4096 &&
+                 M >= 8 * mc && N * elemType.getWidth() / 8 >= 4096 &&
                  (nc % nr == 0 || nc == N) &&
                  op.getIndexingMapsArray()[1] ==
                      AffineMap::get(3, 0,

@@ -2,6 +2,7 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=PACKSCHED
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,128,256}))' | FileCheck %s --check-prefix=FILL
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 cache-tiles=8,6,256 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SPLITK
@@ -81,6 +82,28 @@ func.func @transposed_b(%a: memref<32x16xf32>, %bt: memref<64x16xf32>,
 
 // -----
 
+// A transposed A (what tad-fold-matmul-transposes makes of the VJP's
+// X^T @ dY) is read one mr-long vector per k: the column of the register
+// tile is a row of the stored matrix.
+// CHECK: tad schedule: linalg.matmul 64x32x16 f32
+// CHECK-LABEL: func.func @transposed_a(
+//       CHECK: scf.for {{.*}} iter_args
+//  CHECK-NEXT:   vector.load %{{.*}} : memref<16x64xf32>, vector<8xf32>
+//  CHECK-NEXT:   vector.load %{{.*}} : memref<16x32xf32>, vector<32xf32>
+//  CHECK-NEXT:   vector.extract %{{.*}}[0] : f32 from vector<8xf32>
+//       CHECK:   vector.fma
+func.func @transposed_a(%at: memref<16x64xf32>, %b: memref<16x32xf32>,
+                        %c: memref<64x32xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                 affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%at, %b : memref<16x64xf32>, memref<16x32xf32>)
+                outs(%c : memref<64x32xf32>)
+  return
+}
+
+// -----
+
 // With `parallel`, a contraction of 2^18 multiply-adds or more gets its
 // outer cache loop (here m: 128 / 32 = 4 tiles) as an scf.parallel; the
 // register loops inside stay scf.for.
@@ -142,7 +165,7 @@ func.func @c_with_view_user(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
 
 // -----
 
-// B rows a page apart (1040 f32) and m = 512 >= 16 mc: B is copied into
+// B rows a page apart (1040 f32) and m = 512 >= 8 mc: B is copied into
 // 32-wide panels [33][64][32] first (the last one holds 16 columns), one
 // vector per panel row, and the register tiles read their B rows from the
 // panels, the peeled 16-wide tiles from the last panel.
@@ -169,6 +192,23 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
                       %c: memref<512x1040xf32>) {
   linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x1040xf32>)
                 outs(%c : memref<512x1040xf32>)
+  return
+}
+
+// -----
+
+// The same B with m = 256 (8 cache tiles) is packed, with m = 128 not: four
+// passes over B do not repay the copy.
+// PACKSCHED: tad schedule: linalg.matmul 256x1040x64 f32 {{.*}}, B packed
+// PACKSCHED: tad schedule: linalg.matmul 128x1040x64 f32 {{.*}}, 512-bit vectors{{$}}
+// PACK-LABEL: func.func @pack_threshold(
+func.func @pack_threshold(%a: memref<256x64xf32>, %a2: memref<128x64xf32>,
+                          %b: memref<64x1040xf32>, %c: memref<256x1040xf32>,
+                          %c2: memref<128x1040xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x1040xf32>)
+                outs(%c : memref<256x1040xf32>)
+  linalg.matmul ins(%a2, %b : memref<128x64xf32>, memref<64x1040xf32>)
+                outs(%c2 : memref<128x1040xf32>)
   return
 }
 
