@@ -6,6 +6,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -39,14 +40,15 @@ struct FoldTransposedLhs : OpRewritePattern<OpTy> {
     // A batch dimension stays in front: the schedule tiles it one by one.
     if (isa<linalg::BatchMatmulOp>(op.getOperation()) && permutation[0] != 0)
       return rewriter.notifyMatchFailure(op, "moves the batch dimension");
-    // transpose: result[i] = input[.. at permutation[i] ..], so the input's
-    // dimension permutation[i] is indexed by what indexed A's dimension i.
+    // A's dimension i is the input's dimension permutation[i], so the
+    // input's dimension j is indexed by what indexed A's dimension
+    // inverse[j].
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    ArrayRef<AffineExpr> lhs = maps[0].getResults();
-    SmallVector<AffineExpr> folded(lhs.size());
-    for (auto [i, p] : llvm::enumerate(permutation))
-      folded[p] = lhs[i];
-    maps[0] = AffineMap::get(maps[0].getNumDims(), 0, folded, op.getContext());
+    maps[0] = AffineMap::get(
+        maps[0].getNumDims(), 0,
+        applyPermutation(maps[0].getResults(),
+                         invertPermutationVector(permutation)),
+        op.getContext());
     rewriter.modifyOpInPlace(op, [&] {
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
       op->setOperand(0, transpose.getInput());
