@@ -64,6 +64,10 @@ static void addBufferOptimizations(OpPassManager &pm,
   contractions.parallel = options.parallel && options.optLevel >= 2;
   pm.addNestedPass<func::FuncOp>(
       tad::createTadVectorizeContractionsPass(contractions));
+  tad::TadVectorizeConvolutionsPassOptions convolutions;
+  convolutions.parallel = contractions.parallel;
+  pm.addNestedPass<func::FuncOp>(
+      tad::createTadVectorizeConvolutionsPass(convolutions));
   tad::TadVectorizeTransposesPassOptions transposes;
   transposes.parallel = contractions.parallel;
   pm.addNestedPass<func::FuncOp>(
@@ -82,7 +86,8 @@ bool tad::hasOpenMP() {
 #endif
 }
 
-void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel) {
+void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
+                                   bool directConvolutions) {
   // tad-level folds and canonicalizations first (e.g. the transposes the
   // VJP's matmul rules introduce cancel: see tad.t).
   addCleanups(pm);
@@ -90,7 +95,9 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel) {
     pm.addPass(tad::createTadCombineMatmulSumsPass());
     addCleanups(pm);
   }
-  pm.addPass(tad::createConvertTadToLinalgPass());
+  tad::ConvertTadToLinalgPassOptions lowering;
+  lowering.directConvolutions = directConvolutions;
+  pm.addPass(tad::createConvertTadToLinalgPass(lowering));
   addCleanups(pm);
 }
 
@@ -191,7 +198,8 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
 
 void tad::buildTadToLLVMPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
-  buildTadToLinalgPipeline(pm, options.optLevel);
+  buildTadToLinalgPipeline(pm, options.optLevel,
+                           /*directConvolutions=*/options.optLevel >= 2);
   buildLinalgToLLVMPipeline(pm, options);
 }
 

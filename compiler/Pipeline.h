@@ -62,7 +62,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 
 /// tad dialect -> linalg, tensor, arith and math on tensors. From `optLevel`
 /// 2 on, sums of thin matmuls become one (tad-combine-matmul-sums).
-void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel);
+/// `directConvolutions`: tad-to-linalg's option of that name (the CPU
+/// pipeline sets it from -O2 on, for tad-vectorize-convolutions).
+void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
+                              bool directConvolutions = false);
 
 /// Bufferization shared by the CPU and GPU pipelines: identity layouts at
 /// function boundaries (static shapes become bare pointers), results

@@ -22,7 +22,9 @@ using namespace mlir;
 namespace {
 
 /// Fuse a single-use producer into its consumer unless the consumer is a
-/// named op or has reduction loops over a product (a contraction): fusing
+/// named op, a convolution (the direct weight gradient, which
+/// tad-vectorize-convolutions matches) or has reduction loops over a
+/// product (a contraction): fusing
 /// into a matmul recomputes the producer once per output column and turns
 /// the named op into a generic that tad-vectorize-contractions cannot
 /// schedule. Reductions of elementwise expressions (sum(x * y)) still fuse.
@@ -33,7 +35,8 @@ bool shouldFuse(OpOperand *fusedOperand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   if (!consumer || !isa<linalg::GenericOp>(consumer))
     return false;
-  return !linalg::isaContractionOpInterface(consumer);
+  return !linalg::isaContractionOpInterface(consumer) &&
+         !linalg::isaConvolutionOpInterface(consumer);
 }
 
 struct TadFuseElementwisePass

@@ -50,6 +50,14 @@ def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {
 
 def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lower tad ops to linalg, tensor, arith and math on tensors";
+  let options = [
+    Option<"directConvolutions", "direct-convolutions", "bool",
+           /*default=*/"false",
+           "Lower 2-D convolutions with unit strides and dilations, one group "
+           "and C*KH*KW <= 32 to linalg.conv_2d_nchw_fchw and their weight "
+           "gradient to one generic (for tad-vectorize-convolutions) instead "
+           "of im2col and matmuls; the input gradient keeps col2im">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
@@ -220,7 +228,7 @@ def TadVectorizeContractionsPass
     two or more iterations over the batch, m or n dimension of a contraction
     of at least 2^18 multiply-adds becomes an `scf.parallel`. With `pack`,
     the B operand of a plain matmul whose rows are a page (4 KiB) or more
-    apart and whose m is at least 16 cache tiles is first copied into
+    apart and whose m is at least 8 cache tiles is first copied into
     nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
     register tiles read their B rows at consecutive addresses. A
     `linalg.fill` of the output just before the contraction goes: in the
@@ -257,6 +265,51 @@ def TadVectorizeContractionsPass
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+def TadVectorizeConvolutionsPass
+    : Pass<"tad-vectorize-convolutions", "::mlir::func::FuncOp"> {
+  let summary = "Register-blocked direct kernels for convolutions with a "
+                "short reduction and their weight gradients";
+  let description = [{
+    On buffers (after bufferization), for what tad-to-linalg's
+    `direct-convolutions` makes (passes/DirectConvolution.h): LeNet's first
+    layer reduces over C*KH*KW = 25 products per output, too few for the k
+    loop of a matmul kernel, and im2col would copy its input 25 times.
+    Both kernels vectorize along the output width (vectors of the host's
+    lanes, the last one shorter where the width does not divide).
+
+    A `linalg.conv_2d_nchw_fchw` with unit strides and dilations and static
+    shapes: per output row (n, oh) and block of filters, the accumulators
+    (filters x row vectors, about half the vector registers) start from the
+    output, and for each of the C*KH*KW kernel taps (unrolled) one input row
+    vector per accumulator column is loaded and multiplied with the
+    broadcast weight of each filter. The (n, oh) rows run on all cores with
+    `parallel`.
+
+    The weight gradient generic `gw[f, c, kh, kw] += g[n, f, oh, ow] *
+    x[n, c, oh + kh, ow + kw]`: the images are split over the cores
+    (`parallel`), each part summing into vector partial sums of its own
+    [F, C, KH, KW, lanes]; per image, input channel, kernel row, block of
+    filters and output-row vector, accumulators for (filter, kernel column)
+    are carried through the output rows with one input vector load per
+    kernel column and one gradient load per filter. A final loop reduces
+    the partial sums into the output.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Run large convolutions on all cores">,
+    Option<"cores", "cores", "int64_t", /*default=*/"0",
+           "Parts to split a weight gradient's images into (0: the host's "
+           "cores)">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
   ];
 }
 

@@ -50,6 +50,8 @@ LogicalResult checkStaticShapes(ModuleOp module) {
 
 struct ConvertTadToLinalgPass
     : tad::impl::ConvertTadToLinalgPassBase<ConvertTadToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Reported first, the reason precedes the conversion's own
@@ -68,7 +70,7 @@ struct ConvertTadToLinalgPass
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
     lowering::populateNNPatterns(patterns);
-    lowering::populateConvPatterns(patterns);
+    lowering::populateConvPatterns(patterns, directConvolutions);
     lowering::populateReduction2Patterns(patterns);
     lowering::populateMatmul2Patterns(patterns);
     lowering::populateShape2Patterns(patterns);

@@ -22,8 +22,13 @@
 // constant table of 1/divisor; the adaptive average is a contraction with
 // constant window matrices. The backward ops accumulate per kernel offset
 // like col2im.
+// With direct-convolutions (the CPU pipeline at -O2 and above), convolutions
+// with a short reduction (passes/DirectConvolution.h) skip im2col: the
+// forward is linalg.conv_2d_nchw_fchw, the weight gradient one generic, both
+// computed by tad-vectorize-convolutions.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/DirectConvolution.h"
 #include "passes/TadToLinalgNNUtils.h"
 #include "passes/TadToLinalgPatterns.h"
 #include "passes/TadToLinalgTensorUtils.h"
@@ -287,9 +292,43 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   return reshapeTo(b, loc, result, type);
 }
 
-SmallVector<Value> lowerConvolutionBackward(ConvolutionBackwardOp op,
-                                            ConvolutionBackwardOp::Adaptor adaptor,
-                                            OpBuilder &b) {
+/// Whether a convolution is computed directly (passes/DirectConvolution.h):
+/// 2-D, one group, unit strides and dilations, C·KH·KW small.
+bool isDirect(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
+  auto ones = [](ArrayRef<int64_t> v) {
+    return llvm::all_of(v, [](int64_t x) { return x == 1; });
+  };
+  return p.spatial == 2 && p.groups == 1 && ones(p.stride) && ones(p.dilation) &&
+         C * product(kernel) <= kMaxDirectConvolutionReduction;
+}
+
+/// `linalg.conv_2d_nchw_fchw` of the padded input into the broadcast bias
+/// (zeros without one) where isDirect holds, im2col + matmul otherwise.
+Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
+                               OpBuilder &b) {
+  Location loc = op.getLoc();
+  RankedTensorType type = cast<RankedTensorType>(op.getType());
+  ConvParams p = convParams(op, type.getRank());
+  Value x = adaptor.getInput(), w = adaptor.getWeight();
+  RankedTensorType wType = typeOf(w);
+  if (!isDirect(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
+    return lowerConvolution(op, adaptor, b);
+  Value init = zeros(b, loc, type);
+  if (Value bias = adaptor.getBias())
+    init = mapped(b, loc, type.getShape(), type.getElementType(), bias,
+                  {dimsMap(b.getContext(), 4, {1})},
+                  [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{type},
+                                          ValueRange{padSpatial(b, loc, x, p.padding), w},
+                                          ValueRange{init})
+      .getResult(0);
+}
+
+/// grad_input through col2im; grad_weight directly where `direct` and
+/// isDirect hold, else as col @ grad^T.
+SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
+                                                ConvolutionBackwardOp::Adaptor adaptor,
+                                                OpBuilder &b, bool direct) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   Value grad = adaptor.getGradOutput(), x = adaptor.getInput(), w = adaptor.getWeight();
@@ -345,7 +384,17 @@ SmallVector<Value> lowerConvolutionBackward(ConvolutionBackwardOp op,
     results.push_back(zeros(b, loc, xType));
   }
 
-  if (mask[1]) {
+  if (mask[1] && direct && isDirect(p, C, kernel)) {
+    results.push_back(generic(
+        b, loc, ValueRange{padSpatial(b, loc, x, p.padding), grad}, zeros(b, loc, wType),
+        weightGradientMaps(ctx),
+        {Iter::parallel, Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction,
+         Iter::reduction, Iter::reduction},
+        [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
+          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+          return {arith::AddFOp::create(nb, nl, args[2], product)};
+        })[0]);
+  } else if (mask[1]) {
     // W^T[G, K, Fg] = col[G, K, P] @ grad^T[G, P, Fg].
     Value col = im2col(b, loc, padSpatial(b, loc, x, p.padding), p, kernel, out);
     SmallVector<int64_t> gPerm{1, 0};
@@ -362,6 +411,18 @@ SmallVector<Value> lowerConvolutionBackward(ConvolutionBackwardOp op,
   results.push_back(mask[2] ? sumDims(b, loc, grad, complement(gType.getRank(), {1}))
                             : zeros(b, loc, biasType));
   return results;
+}
+
+SmallVector<Value> lowerConvolutionBackward(ConvolutionBackwardOp op,
+                                            ConvolutionBackwardOp::Adaptor adaptor,
+                                            OpBuilder &b) {
+  return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/false);
+}
+
+SmallVector<Value> lowerConvolutionBackwardDirectly(ConvolutionBackwardOp op,
+                                                    ConvolutionBackwardOp::Adaptor adaptor,
+                                                    OpBuilder &b) {
+  return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -817,9 +878,13 @@ Value lowerAdaptiveAvgPoolBackward(AdaptiveAvgPool2dBackwardOp op,
 
 } // namespace
 
-void lowering::populateConvPatterns(RewritePatternSet &patterns) {
-  addLowering<ConvolutionOp>(patterns, lowerConvolution);
-  addMultiLowering<ConvolutionBackwardOp>(patterns, lowerConvolutionBackward);
+void lowering::populateConvPatterns(RewritePatternSet &patterns,
+                                    bool directConvolutions) {
+  addLowering<ConvolutionOp>(patterns, directConvolutions ? lowerConvolutionDirectly
+                                                          : lowerConvolution);
+  addMultiLowering<ConvolutionBackwardOp>(patterns, directConvolutions
+                                                        ? lowerConvolutionBackwardDirectly
+                                                        : lowerConvolutionBackward);
   addMultiLowering<MaxPool2dWithIndicesOp>(patterns, lowerMaxPool);
   addLowering<MaxPool2dWithIndicesBackwardOp>(patterns, lowerMaxPoolBackward);
   addLowering<AvgPool2dOp>(patterns, lowerAvgPool);

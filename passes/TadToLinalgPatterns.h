@@ -136,8 +136,9 @@ void populateShape2Patterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 /// Softmax, normalization and losses (TadToLinalgNN.cpp).
 void populateNNPatterns(RewritePatternSet &patterns);
-/// Convolution and pooling, forward and backward (TadToLinalgConv.cpp).
-void populateConvPatterns(RewritePatternSet &patterns);
+/// Convolution and pooling, forward and backward (TadToLinalgConv.cpp);
+/// `directConvolutions`: see ConvertTadToLinalgPass's option.
+void populateConvPatterns(RewritePatternSet &patterns, bool directConvolutions);
 
 } // namespace mlir::tad::lowering
 

@@ -60,3 +60,34 @@ func.func @square_sum(%x: tensor<16x32xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %sum : tensor<16xf32>
 }
+
+// The direct weight gradient of a convolution (passes/DirectConvolution.h)
+// keeps its operands: the ReLU backward producing its output gradient stays
+// a generic of its own (fused, it would run once per kernel tap and hide
+// the convolution from tad-vectorize-convolutions).
+// CHECK-LABEL: func.func @relu_weight_grad(
+//       CHECK:   %[[D:.*]] = linalg.generic
+//       CHECK:     arith.select
+//       CHECK:   linalg.generic {{.*}} ins(%arg2, %[[D]] : tensor<2x1x6x6xf32>, tensor<2x3x4x4xf32>)
+//   CHECK-NOT:     arith.select
+func.func @relu_weight_grad(%g: tensor<2x3x4x4xf32>, %y: tensor<2x3x4x4xf32>, %x: tensor<2x1x6x6xf32>) -> tensor<3x1x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x4x4xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%g, %y : tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>) outs(%e : tensor<2x3x4x4xf32>) {
+  ^bb0(%in: f32, %out_y: f32, %out: f32):
+    %pos = arith.cmpf ogt, %out_y, %zero : f32
+    %s = arith.select %pos, %in, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x4x4xf32>
+  %e1 = tensor.empty() : tensor<3x1x3x3xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<3x1x3x3xf32>) -> tensor<3x1x3x3xf32>
+  %gw = linalg.generic {indexing_maps = [affine_map<(f, c, kh, kw, n, oh, ow) -> (n, c, oh + kh, ow + kw)>, affine_map<(f, c, kh, kw, n, oh, ow) -> (n, f, oh, ow)>, affine_map<(f, c, kh, kw, n, oh, ow) -> (f, c, kh, kw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %d : tensor<2x1x6x6xf32>, tensor<2x3x4x4xf32>) outs(%init : tensor<3x1x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x1x3x3xf32>
+  return %gw : tensor<3x1x3x3xf32>
+}

@@ -474,7 +474,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   case Emit::MLIR:
     break;
   case Emit::Linalg:
-    tad::buildTadToLinalgPipeline(pm, optLevel);
+    // As the CPU pipeline lowers it (the GPU one keeps im2col).
+    tad::buildTadToLinalgPipeline(pm, optLevel,
+                                  target != Target::CUDA && optLevel >= 2);
     break;
   case Emit::Header:
     tad::buildTadToLinalgPipeline(pm, optLevel);

@@ -1,0 +1,51 @@
+// RUN: tad-opt %s --tad-to-linalg="direct-convolutions=true" --canonicalize --cse | FileCheck %s
+// RUN: tad-opt %s --tad-to-linalg --canonicalize --cse | FileCheck %s --check-prefix=IM2COL
+
+// With direct-convolutions (the CPU pipeline from -O2 on), a 2-D convolution
+// with unit strides and dilations, one group and C*KH*KW <= 32 skips
+// im2col (passes/DirectConvolution.h): the forward is a
+// linalg.conv_2d_nchw_fchw into the broadcast bias, the weight gradient one
+// generic over (f, c, kh, kw, n, oh, ow) reading the padded input.
+
+// CHECK-DAG: #[[$BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[$X:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d2 + d5, d3 + d6)>
+// CHECK-DAG: #[[$G:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d5, d6)>
+// CHECK-DAG: #[[$GW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
+// CHECK-LABEL: func.func @lenet(
+//       CHECK:   %[[INIT:.+]] = linalg.generic {indexing_maps = [#[[$BIAS]], {{.*}} ins(%arg2 : tensor<6xf32>)
+//       CHECK:   linalg.conv_2d_nchw_fchw ins(%arg0, %arg1 : tensor<2x1x8x8xf32>, tensor<6x1x5x5xf32>) outs(%[[INIT]] : tensor<2x6x4x4xf32>)
+//   CHECK-NOT:   linalg.matmul
+// IM2COL-LABEL: func.func @lenet(
+//       IM2COL:   linalg.matmul
+//   IM2COL-NOT:   linalg.conv
+func.func @lenet(%x: tensor<2x1x8x8xf32>, %w: tensor<6x1x5x5xf32>, %b: tensor<6xf32>) -> tensor<2x6x4x4xf32> {
+  %0 = tad.convolution %x, %w bias %b {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x1x8x8xf32>, tensor<6x1x5x5xf32>, tensor<6xf32>) -> tensor<2x6x4x4xf32>
+  return %0 : tensor<2x6x4x4xf32>
+}
+
+// The input padded once; the gradient accumulates into zeros.
+// CHECK-LABEL: func.func @lenet_weight_grad(
+//       CHECK:   %[[ZERO:.+]] = linalg.fill {{.*}} -> tensor<6x1x5x5xf32>
+//       CHECK:   %[[XP:.+]] = tensor.pad %arg1 low[0, 0, 1, 1] high[0, 0, 1, 1]
+//       CHECK:   linalg.generic {indexing_maps = [#[[$X]], #[[$G]], #[[$GW]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[XP]], %arg0 : tensor<2x1x10x10xf32>, tensor<2x6x6x6xf32>) outs(%[[ZERO]] : tensor<6x1x5x5xf32>)
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
+//   CHECK-NOT:   linalg.matmul
+func.func @lenet_weight_grad(%g: tensor<2x6x6x6xf32>, %x: tensor<2x1x8x8xf32>, %w: tensor<6x1x5x5xf32>) -> (tensor<6x1x5x5xf32>, tensor<6xf32>) {
+  %r:3 = tad.convolution_backward %g, %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: false, true, true>} : (tensor<2x6x6x6xf32>, tensor<2x1x8x8xf32>, tensor<6x1x5x5xf32>) -> (tensor<2x1x8x8xf32>, tensor<6x1x5x5xf32>, tensor<6xf32>)
+  return %r#1, %r#2 : tensor<6x1x5x5xf32>, tensor<6xf32>
+}
+
+// Strided, or a reduction of 3*3*4 = 36 > 32: im2col and a matmul.
+// CHECK-LABEL: func.func @not_direct(
+//   CHECK-NOT:   linalg.conv
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   linalg.conv
+//       CHECK:   linalg.matmul
+//   CHECK-NOT:   linalg.conv
+func.func @not_direct(%x: tensor<1x1x9x9xf32>, %w: tensor<2x1x3x3xf32>, %y: tensor<1x4x6x6xf32>, %v: tensor<2x4x3x3xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %0 = tad.convolution %x, %w {stride = array<i64: 2>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x1x9x9xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x4x4xf32>
+  %1 = tad.convolution %y, %v {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %0, %1 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
