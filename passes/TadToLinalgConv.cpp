@@ -237,8 +237,11 @@ Value groupedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
       .getResult(0);
 }
 
-/// The all-parallel copy of `value` with its dimensions permuted: result
-/// dimension i is `value`'s dimension perm[i].
+/// The copy of `value` with its dimensions permuted: result dimension i is
+/// `value`'s dimension perm[i]. A linalg.transpose where the innermost
+/// dimension moves (tad-vectorize-transposes turns it into register tiles
+/// transposed by shuffles; as loops, every read would be strided), an
+/// all-parallel generic otherwise (contiguous rows, which LLVM vectorizes).
 Value permuted(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> perm) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = typeOf(value);
@@ -247,6 +250,10 @@ Value permuted(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> perm) 
   for (int64_t i = 0; i < rank; ++i) {
     shape.push_back(type.getDimSize(perm[i]));
     inverse[perm[i]] = i;
+  }
+  if (perm.back() != rank - 1) {
+    Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    return linalg::TransposeOp::create(b, loc, value, init, perm)->getResult(0);
   }
   return mapped(b, loc, shape, type.getElementType(), value,
                 {dimsMap(ctx, rank, inverse)},
@@ -570,8 +577,10 @@ SmallVector<Value> lowerMaxPool(MaxPool2dWithIndicesOp op,
               return arith::ConstantOp::create(nb, nl, nb.getI64IntegerAttr(value));
             };
             Value tap = arith::ExtSIOp::create(nb, nl, nb.getI64Type(), args[0]);
-            Value kh = arith::DivSIOp::create(nb, nl, tap, cst(p.kernel[1]));
-            Value kw = arith::RemSIOp::create(nb, nl, tap, cst(p.kernel[1]));
+            // Unsigned: a shift and a mask for a 2-wide window (no tap, -1,
+            // gives garbage that the select below discards).
+            Value kh = arith::DivUIOp::create(nb, nl, tap, cst(p.kernel[1]));
+            Value kw = arith::RemUIOp::create(nb, nl, tap, cst(p.kernel[1]));
             Value flat = flatIndex(nb, nl, loopIndex(nb, nl, 2), kh, loopIndex(nb, nl, 3), kw);
             Value none = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, tap, cst(0));
             return arith::SelectOp::create(nb, nl, none, cst(-1), flat);

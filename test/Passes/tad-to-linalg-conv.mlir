@@ -75,8 +75,8 @@ func.func @conv_backward(%g: tensor<1x4x3x3xf32>, %x: tensor<1x2x5x5xf32>, %w: t
 //       CHECK:     arith.select
 //       CHECK:     arith.select
 //       CHECK:   linalg.generic {{.*}} ins(%[[BEST]]#1 : tensor<1x2x2x2xi32>) outs(%{{.*}} : tensor<1x2x2x2xi64>)
-//       CHECK:     arith.divsi
-//       CHECK:     arith.remsi
+//       CHECK:     arith.divui
+//       CHECK:     arith.remui
 func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) {
   %0:2 = tad.max_pool2d_with_indices %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
   return %0#0, %0#1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>
