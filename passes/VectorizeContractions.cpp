@@ -26,10 +26,13 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <thread>
@@ -142,6 +145,31 @@ struct ContractionDims {
   SmallVector<unsigned> batch, m, n, k;
 };
 
+/// Whether two transfers of the same buffer touch disjoint elements: in some
+/// dimension their indices differ by a constant at least the extent of the
+/// lower one (upstream's vector::isDisjointTransferSet only compares
+/// transfers of the same vector type; a register tile row split into
+/// 16 + 8 columns has two).
+bool areDisjoint(VectorTransferOpInterface a, VectorTransferOpInterface b) {
+  if (a.getBase() != b.getBase() || !a.getPermutationMap().isMinorIdentity() ||
+      !b.getPermutationMap().isMinorIdentity())
+    return false;
+  int64_t rank = a.getIndices().size();
+  auto extent = [&](VectorTransferOpInterface t, int64_t dim) -> int64_t {
+    ArrayRef<int64_t> shape = t.getVectorType().getShape();
+    int64_t first = rank - static_cast<int64_t>(shape.size());
+    return dim < first ? 1 : shape[dim - first];
+  };
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    FailureOr<int64_t> delta = ValueBoundsConstraintSet::computeConstantDelta(
+        b.getIndices()[dim], a.getIndices()[dim]);
+    if (succeeded(delta) &&
+        (*delta >= extent(a, dim) || -*delta >= extent(b, dim)))
+      return true;
+  }
+  return false;
+}
+
 /// Keeps each register tile's accumulators in registers across its k loop:
 /// the C tile's transfer_read / transfer_write pair moves out of the loop and
 /// the tile becomes a loop-carried vector. Upstream's
@@ -150,7 +178,8 @@ struct ContractionDims {
 /// an outlined fill of the same buffer, a subview for another op), which left
 /// the C tile loaded and stored on every k step (4x slower kernels). Here C
 /// is the output of the contraction being scheduled: inside its k loop the
-/// only accesses to it are the pair itself (checked), and A and B are other
+/// only accesses to it are the pair itself and transfers of other elements
+/// (checked), and A and B are other
 /// operands of the same linalg op, which the tiling above already assumes
 /// do not overlap C.
 void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
@@ -174,9 +203,14 @@ void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
           return loop.isDefinedOutsideOfLoop(v);
         }))
       continue;
+    // Other accesses in the loop must be transfers of elements of their
+    // own (the other part of a register tile row split in two).
     if (llvm::any_of(read.getBase().getUsers(), [&](Operation *user) {
-          return user != read.getOperation() &&
-                 user != write.getOperation() && loop->isAncestor(user);
+          if (user == read.getOperation() || user == write.getOperation() ||
+              !loop->isAncestor(user))
+            return false;
+          auto other = dyn_cast<VectorTransferOpInterface>(user);
+          return !other || !areDisjoint(read, other);
         }))
       continue;
     // Static tiles: the k loop runs at least once.
@@ -722,6 +756,17 @@ void TadVectorizeContractionsPass::scheduleContraction(
   }
 }
 
+/// Where to split a register tile row of `width` elements so that each part
+/// fills whole vector registers of `lanes` elements or is a power of two
+/// below one: 0 where it does already (a multiple of lanes, or 1, 2, 4...).
+int64_t registerRowSplit(int64_t width, int64_t lanes) {
+  if (width % lanes == 0 || (width < lanes && llvm::isPowerOf2_64(width)))
+    return 0;
+  if (width > lanes)
+    return width / lanes * lanes;
+  return int64_t(llvm::bit_floor(uint64_t(width)));
+}
+
 void TadVectorizeContractionsPass::runOnOperation() {
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
@@ -768,13 +813,32 @@ void TadVectorizeContractionsPass::runOnOperation() {
         matmulDims(op) && op.hasPureBufferSemantics())
       tiles.push_back(op);
   });
-  for (linalg::LinalgOp op : tiles) {
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    linalg::LinalgOp op = tiles[i];
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     int64_t volume = 1;
     for (int64_t b : bounds)
       volume *= b;
     if (volume > 4096) // not a register tile (a schedule that failed)
       continue;
+    // A row of odd width (a peeled tile of 24 or 10 columns) splits into
+    // rows LLVM keeps in whole registers (16 + 8, 8 + 2): vector<24xf32>
+    // FMAs and transfers were legalized through the stack, 4x slower for
+    // the whole 64x120x400 matmul than for 64x128x400.
+    unsigned nDim = matmulDims(op)->n[0];
+    int64_t lanes = std::max<int64_t>(
+        1, machine.vectorBits /
+               getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType())
+                   .getIntOrFloatBitWidth());
+    if (int64_t split = registerRowSplit(bounds[nDim], lanes)) {
+      rewriter.setInsertionPoint(op);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(op.getOperation()), nDim,
+          rewriter.getIndexAttr(split));
+      tiles.push_back(cast<linalg::LinalgOp>(head.getOperation()));
+      tiles.push_back(cast<linalg::LinalgOp>(tail.getOperation()));
+      continue;
+    }
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
         rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},

@@ -44,6 +44,8 @@ CASES = [  # (op, a shape, b shape)
     ("mm", (20, 7), (7, 10)),          # peeled m, n < one register tile
     ("mm", (37, 45), (45, 53)),        # peeled m and n, odd k
     ("mm", (1, 33), (33, 5)),
+    ("mm", (64, 400), (400, 120)),    # n tail 24: register rows of 16 + 8
+    ("mm", (24, 20), (20, 43)),        # n tail 11: rows of 8 + 2 + 1
     ("mm", (96, 200), (200, 136)),     # 2.6M multiply-adds: parallel
     ("mm", (128, 784), (784, 512)),    # the mlp benchmark's first layer
     ("mm", (512, 64), (64, 1024)),     # B rows a page apart: B in panels
