@@ -98,29 +98,58 @@ void addCanonicalizations(RewritePatternSet &patterns, MLIRContext *ctx) {
 /// fork/join costs a few microseconds, 2^18 FMAs about 2-5 us on one core.
 constexpr int64_t kMinParallelWork = int64_t(1) << 18;
 
+/// Fewer iterations than this of the outer parallel loop balance badly over
+/// the cores (5 m tiles on 2 threads: one runs 3, the other waits after 2):
+/// the next parallel loop joins it.
+constexpr int64_t kMinParallelTiles = 8;
+
 /// Makes the outermost cache loop with at least two iterations over a
 /// parallel dimension (every loop but the last, k) an `scf.parallel`:
-/// its iterations write disjoint tiles of the result.
+/// its iterations write disjoint tiles of the result. With fewer than
+/// kMinParallelTiles iterations, the next parallel loop, perfectly nested
+/// in it, becomes the second dimension of the same `scf.parallel`.
 void parallelizeOuterLoop(RewriterBase &rewriter,
                           ArrayRef<LoopLikeOpInterface> loops) {
-  for (LoopLikeOpInterface loop : loops.drop_back()) {
-    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+  auto tripCount = [](scf::ForOp forOp) -> int64_t {
+    std::optional<APInt> trips = forOp.getStaticTripCount();
+    return trips ? trips->getSExtValue() : -1;
+  };
+  ArrayRef<LoopLikeOpInterface> parallelLoops = loops.drop_back();
+  for (size_t i = 0; i < parallelLoops.size(); ++i) {
+    auto forOp = dyn_cast<scf::ForOp>(
+        LoopLikeOpInterface(parallelLoops[i]).getOperation());
     if (!forOp || forOp.getNumRegionIterArgs() != 0)
       return;
-    std::optional<APInt> trips = forOp.getStaticTripCount();
-    if (!trips)
+    int64_t trips = tripCount(forOp);
+    if (trips < 0)
       return;
-    if (trips->getSExtValue() < 2)
+    if (trips < 2)
       continue;
+    SmallVector<scf::ForOp> nest{forOp};
+    if (trips < kMinParallelTiles && i + 1 < parallelLoops.size()) {
+      auto inner = dyn_cast<scf::ForOp>(
+          LoopLikeOpInterface(parallelLoops[i + 1]).getOperation());
+      if (inner && inner->getParentOp() == forOp.getOperation() &&
+          inner.getNumRegionIterArgs() == 0 && tripCount(inner) >= 2 &&
+          forOp.getBody()->getOperations().size() == 2)
+        nest.push_back(inner);
+    }
+    SmallVector<Value> lbs, ubs, steps;
+    for (scf::ForOp l : nest) {
+      lbs.push_back(l.getLowerBound());
+      ubs.push_back(l.getUpperBound());
+      steps.push_back(l.getStep());
+    }
     rewriter.setInsertionPoint(forOp);
-    auto par = scf::ParallelOp::create(
-        rewriter, forOp.getLoc(), ValueRange{forOp.getLowerBound()},
-        ValueRange{forOp.getUpperBound()}, ValueRange{forOp.getStep()});
-    Block *body = forOp.getBody();
-    rewriter.eraseOp(body->getTerminator());
+    auto par = scf::ParallelOp::create(rewriter, forOp.getLoc(), lbs, ubs,
+                                       steps);
     Block *parBody = par.getBody();
+    for (auto [l, iv] : llvm::zip(nest, parBody->getArguments()))
+      rewriter.replaceAllUsesWith(l.getInductionVar(), iv);
+    Block *body = nest.back().getBody();
+    rewriter.eraseOp(body->getTerminator());
     rewriter.inlineBlockBefore(body, parBody->getTerminator(),
-                               parBody->getArguments());
+                               parBody->getArguments().take_back());
     rewriter.eraseOp(forOp);
     return;
   }

@@ -127,6 +127,12 @@ func.func @transposed_a(%at: memref<16x64xf32>, %b: memref<16x32xf32>,
 // parallel loop has two iterations.
 // PAR-LABEL: func.func @one_cache_tile(
 //       PAR: scf.parallel (%{{.*}}) = (%c0) to (%c256) step (%c128)
+// Five m cache tiles would split 3 : 2 over two cores: the n cache loop
+// joins the parallel loop (5 x 25 tiles).
+// PAR-LABEL: func.func @few_m_tiles(
+//       PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c150, %c6400) step (%c30, %c256)
+//   PAR-NOT: scf.parallel
+//       PAR: return
 func.func @parallel(%a: memref<128x256xf32>, %b: memref<256x64xf32>,
                     %c: memref<128x64xf32>) {
   linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x64xf32>)
@@ -143,6 +149,12 @@ func.func @one_cache_tile(%a: memref<16x1024xf32>, %b: memref<1024x256xf32>,
                           %c: memref<16x256xf32>) {
   linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x256xf32>)
                 outs(%c : memref<16x256xf32>)
+  return
+}
+func.func @few_m_tiles(%a: memref<150x16xf32>, %b: memref<16x6400xf32>,
+                       %c: memref<150x6400xf32>) {
+  linalg.matmul ins(%a, %b : memref<150x16xf32>, memref<16x6400xf32>)
+                outs(%c : memref<150x6400xf32>)
   return
 }
 
