@@ -116,6 +116,17 @@ bool allOnes(DenseIntElementsAttr attr) {
                                [](int64_t v) { return v == 1; });
 }
 
+/// The float element type all operands of `op` share; null if they do not.
+FloatType commonFloatType(linalg::LinalgOp op) {
+  auto type = dyn_cast<FloatType>(
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
+  if (!type || llvm::any_of(op->getOperands(), [&](Value v) {
+        return getElementTypeOrSelf(v.getType()) != type;
+      }))
+    return {};
+  return type;
+}
+
 /// The static shape of a memref operand.
 ArrayRef<int64_t> shapeOf(Value v) {
   return cast<MemRefType>(v.getType()).getShape();
@@ -130,12 +141,11 @@ LogicalResult vectorizeForward(RewriterBase &rewriter,
   if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
       !allOnes(op.getStrides()) || !allOnes(op.getDilations()))
     return failure();
+  FloatType elemType = commonFloatType(op);
+  if (!elemType)
+    return failure();
   Value x = op.getDpsInputOperand(0)->get(), w = op.getDpsInputOperand(1)->get(),
         out = op.getDpsInitOperand(0)->get();
-  auto elemType = dyn_cast<FloatType>(getElementTypeOrSelf(out.getType()));
-  if (!elemType || getElementTypeOrSelf(x.getType()) != elemType ||
-      getElementTypeOrSelf(w.getType()) != elemType)
-    return failure();
   ArrayRef<int64_t> outShape = shapeOf(out), wShape = shapeOf(w);
   int64_t N = outShape[0], F = outShape[1], OH = outShape[2], OW = outShape[3];
   int64_t C = wShape[1], KH = wShape[2], KW = wShape[3];
@@ -257,12 +267,11 @@ LogicalResult vectorizeWeightGradient(RewriterBase &rewriter,
                                       bool parallel, int64_t cores) {
   if (!isWeightGradient(op))
     return failure();
+  FloatType elemType = commonFloatType(op);
+  if (!elemType)
+    return failure();
   Value x = op.getDpsInputOperand(0)->get(), g = op.getDpsInputOperand(1)->get(),
         gw = op.getDpsInitOperand(0)->get();
-  auto elemType = dyn_cast<FloatType>(getElementTypeOrSelf(gw.getType()));
-  if (!elemType || getElementTypeOrSelf(g.getType()) != elemType ||
-      getElementTypeOrSelf(x.getType()) != elemType)
-    return failure();
   ArrayRef<int64_t> gShape = shapeOf(g), wShape = shapeOf(gw);
   int64_t N = gShape[0], F = gShape[1], OH = gShape[2], OW = gShape[3];
   int64_t C = wShape[1], KH = wShape[2], KW = wShape[3];
