@@ -407,7 +407,8 @@ def TadApproximateMathPass : Pass<"tad-approximate-math"> {
 
 def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
   let summary = "Fuse elementwise linalg producers into their consumers, "
-                "except into contractions";
+                "except into contractions; multi-output fusion of shared "
+                "producers";
   let description = [{
     `linalg-fuse-elementwise-ops` with a control function: a single-use
     producer is fused into a `linalg.generic` consumer unless the consumer
@@ -415,6 +416,15 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     (a layer norm's scaling, a ReLU) into a consuming `linalg.matmul`, which
     generalizes the matmul, recomputes the producer for every output column
     and leaves nothing for `tad-vectorize-contractions` to schedule.
+
+    A producer with several users (which upstream's patterns would compute
+    again inside the consumer) fuses into an all-parallel consumer that
+    reads it through a permutation as one multi-output op, which also
+    returns the producer's values to the other users; the consumer moves up
+    to the first of them where its other operands allow. Not for ops that
+    read `linalg.index` (tad-collapse-dims would no longer merge their
+    loops) or whose values are inserted into larger tensors (empty-tensor
+    elimination writes those in place).
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",

@@ -91,3 +91,103 @@ func.func @relu_weight_grad(%g: tensor<2x3x4x4xf32>, %y: tensor<2x3x4x4xf32>, %x
   } -> tensor<3x1x3x3xf32>
   return %gw : tensor<3x1x3x3xf32>
 }
+
+// A producer with several users fuses into an all-parallel consumer as one
+// multi-output op that also returns the producer's value: SGD on the weight
+// and the bias of y = tanh(x * w + b) computes the shared gradient term
+// once, and a loss reduction before the updates (moved after the fused op)
+// reads the forward value it keeps. Nothing is written twice.
+// CHECK-LABEL: func.func @sgd_step(
+//       CHECK:   %[[F:.*]]:3 = linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel"]
+//  CHECK-SAME:     ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+//       CHECK:     math.tanh
+//   CHECK-NOT:     math.tanh
+//       CHECK:   %[[L:.*]] = linalg.generic
+//  CHECK-SAME:     iterator_types = ["reduction"]
+//  CHECK-SAME:     ins(%[[F]]#{{.}} : tensor<64xf32>)
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[L]], %[[F]]#{{.}}, %[[F]]#{{.}}
+#v = affine_map<(d0) -> (d0)>
+#s = affine_map<(d0) -> ()>
+func.func @sgd_step(%x: tensor<64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>)
+    -> (tensor<f32>, tensor<64xf32>, tensor<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %lr = arith.constant -0.001 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %t = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]}
+      ins(%x, %w, %b : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%xi: f32, %wi: f32, %bi: f32, %out: f32):
+    %p = arith.mulf %xi, %wi : f32
+    %z = arith.addf %p, %bi : f32
+    %y = math.tanh %z : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [#v, #s], iterator_types = ["reduction"]}
+      ins(%t : tensor<64xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %g = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%t : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%ti: f32, %out: f32):
+    %sq = arith.mulf %ti, %ti : f32
+    %d = arith.subf %one, %sq : f32
+    linalg.yield %d : f32
+  } -> tensor<64xf32>
+  %nw = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]}
+      ins(%w, %g, %x : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%wi: f32, %gi: f32, %xi: f32, %out: f32):
+    %dw = arith.mulf %gi, %xi : f32
+    %step = arith.mulf %dw, %lr : f32
+    %n = arith.addf %wi, %step : f32
+    linalg.yield %n : f32
+  } -> tensor<64xf32>
+  %nb = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]}
+      ins(%b, %g : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%bi: f32, %gi: f32, %out: f32):
+    %step = arith.mulf %gi, %lr : f32
+    %n = arith.addf %bi, %step : f32
+    linalg.yield %n : f32
+  } -> tensor<64xf32>
+  return %loss, %nw, %nb : tensor<f32>, tensor<64xf32>, tensor<64xf32>
+}
+
+// Not as multi-output ops: a consumer that broadcasts the producer (it would
+// compute each value once per row) and a consumer whose result is inserted
+// into a larger tensor (empty-tensor elimination writes it in place there).
+// CHECK-LABEL: func.func @multi_use_kept(
+//       CHECK:   %[[T:.*]] = linalg.generic
+//       CHECK:     math.tanh
+//       CHECK:   linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+//       CHECK:   tensor.insert_slice
+#bcast = affine_map<(d0, d1) -> (d1)>
+func.func @multi_use_kept(%x: tensor<8xf32>, %dst: tensor<16xf32>) -> (tensor<4x8xf32>, tensor<16xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %t = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = math.tanh %in : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %rows = linalg.generic {indexing_maps = [#bcast, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.addf %in, %in : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %sq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %r = tensor.insert_slice %sq into %dst[0] [8] [1] : tensor<8xf32> into tensor<16xf32>
+  return %rows, %r : tensor<4x8xf32>, tensor<16xf32>
+}
