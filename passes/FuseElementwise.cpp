@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tad {
@@ -42,19 +44,45 @@ bool shouldFuse(OpOperand *fusedOperand) {
          !linalg::isaConvolutionOpInterface(consumer);
 }
 
+/// Whether `value` is defined before `point` (in its block or above it),
+/// or can be by moving side-effect-free ops of the block up to `point`
+/// (the Adam update's bias corrections: scalars computed after the
+/// gradient that the update reads); collects those, operands first. An op
+/// that reads `producer` cannot move: its read would come before the fused
+/// op that replaces the producer.
+bool availableBefore(Value value, Operation *point, Operation *producer,
+                     SetVector<Operation *> &toMove, int depth = 8) {
+  Operation *def = value.getDefiningOp();
+  if (def == producer)
+    return false;
+  if (!def || def->getBlock() != point->getBlock() ||
+      def->isBeforeInBlock(point) || toMove.contains(def))
+    return true;
+  if (def == point || depth == 0 || !isMemoryEffectFree(def))
+    return false;
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(def->getRegions(), captured);
+  for (Value operand : llvm::concat<Value>(def->getOperands(), captured))
+    if (!availableBefore(operand, point, producer, toMove, depth - 1))
+      return false;
+  toMove.insert(def);
+  return true;
+}
+
 /// Where `consumer` can take in `producer`, a generic with several users,
 /// as a multi-output op: the op to put the fused op before (the consumer or
-/// an earlier user of the producer, all in one block), or null. The fused op
-/// computes the producer once and returns its values to the other users, so
-/// it must come before all of them; the consumer's other operands must then
-/// already be defined there. Consumers that broadcast the producer (or
-/// reduce over it) would compute it repeatedly or write the kept result
-/// once per reduction step, so only all-parallel consumers reading it
-/// through a permutation qualify. Neither may read loop indices: that
-/// keeps tad-collapse-dims from merging the fused op's loops (max pooling's
-/// window position turned into a flat index took its kernel from 2-D rows
-/// to 4-D loops: cnn 10% slower).
-Operation *multiUseFusionPoint(OpOperand *fusedOperand) {
+/// an earlier user of the producer, all in one block), or null, with the
+/// ops that must move up before it first. The fused op computes the
+/// producer once and returns its values to the other users, so it must
+/// come before all of them, and so must the consumer's other operands.
+/// Consumers that broadcast the producer (or reduce over it) would compute
+/// it repeatedly or write the kept result once per reduction step, so only
+/// all-parallel consumers reading it through a permutation qualify.
+/// Neither may read loop indices: that keeps tad-collapse-dims from merging
+/// the fused op's loops (max pooling's window position turned into a flat
+/// index took its kernel from 2-D rows to 4-D loops: cnn 10% slower).
+Operation *multiUseFusionPoint(OpOperand *fusedOperand,
+                               SetVector<Operation *> &toMove) {
   auto producer = fusedOperand->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(fusedOperand->getOwner());
   if (!producer || !consumer || producer->hasOneUse() ||
@@ -81,11 +109,16 @@ Operation *multiUseFusionPoint(OpOperand *fusedOperand) {
   }
   if (point == consumer)
     return point;
-  for (Value operand : consumer->getOperands()) {
-    Operation *def = operand.getDefiningOp();
-    if (def && def != producer && def->getBlock() == block &&
-        !def->isBeforeInBlock(point))
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(consumer->getRegions(), captured);
+  for (Value operand :
+       llvm::concat<Value>(consumer->getOperands(), captured)) {
+    if (operand.getDefiningOp() == producer.getOperation())
+      continue;
+    if (!availableBefore(operand, point, producer, toMove)) {
+      toMove.clear();
       return nullptr;
+    }
   }
   return point;
 }
@@ -106,10 +139,15 @@ struct FuseMultiUseProducer : OpRewritePattern<linalg::GenericOp> {
         linalg::isaConvolutionOpInterface(consumer))
       return failure();
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      Operation *point = multiUseFusionPoint(operand);
+      SetVector<Operation *> toMove;
+      Operation *point = multiUseFusionPoint(operand, toMove);
       if (!point)
         continue;
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      // Moving side-effect-free ops up keeps the function's meaning, even
+      // where the fusion then fails.
+      for (Operation *op : toMove)
+        rewriter.moveOpBefore(op, point);
       Operation *next = consumer->getNextNode();
       if (point != consumer)
         rewriter.moveOpBefore(consumer, point);
@@ -118,7 +156,7 @@ struct FuseMultiUseProducer : OpRewritePattern<linalg::GenericOp> {
           linalg::fuseElementwiseOps(rewriter, operand);
       if (failed(fused)) {
         rewriter.moveOpBefore(consumer, next); // as it was
-        return failure();
+        return success(!toMove.empty());
       }
       // Every user of the producer and the consumer now comes after the
       // fused op: the uses move to its results. Another of the consumer's

@@ -421,7 +421,8 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     again inside the consumer) fuses into an all-parallel consumer that
     reads it through a permutation as one multi-output op, which also
     returns the producer's values to the other users; the consumer moves up
-    to the first of them where its other operands allow. Not for ops that
+    to the first of them, with the side-effect-free ops that compute its
+    other operands. Not for ops that
     read `linalg.index` (tad-collapse-dims would no longer merge their
     loops) or whose values are inserted into larger tensors (empty-tensor
     elimination writes those in place).

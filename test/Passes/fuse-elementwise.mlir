@@ -191,3 +191,47 @@ func.func @multi_use_kept(%x: tensor<8xf32>, %dst: tensor<16xf32>) -> (tensor<4x
   %r = tensor.insert_slice %sq into %dst[0] [8] [1] : tensor<8xf32> into tensor<16xf32>
   return %rows, %r : tensor<4x8xf32>, tensor<16xf32>
 }
+
+// The consumer reads a scalar computed after the producer's first other
+// user (Adam's bias correction, after the loss): the scalar's op moves up
+// with it (and, single-use, fuses in as well), and the fused op still comes
+// before the loss reduction.
+// CHECK-LABEL: func.func @hoisted_scalar(
+//  CHECK-SAME:     %[[X:.*]]: tensor<64xf32>, %[[C:.*]]: tensor<f32>)
+//       CHECK:   %[[F:.*]]:2 = linalg.generic {{.*}} ins(%[[X]], %[[C]] : tensor<64xf32>, tensor<f32>)
+//       CHECK:     math.tanh
+//       CHECK:   linalg.generic {{.*}} iterator_types = ["reduction"]
+//  CHECK-SAME:     ins(%[[F]]#0 : tensor<64xf32>)
+func.func @hoisted_scalar(%x: tensor<64xf32>, %c: tensor<f32>) -> (tensor<f32>, tensor<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %t = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = math.tanh %in : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [#v, #s], iterator_types = ["reduction"]}
+      ins(%t : tensor<64xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  %e1 = tensor.empty() : tensor<f32>
+  %scale = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%c : tensor<f32>) outs(%e1 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %u = linalg.generic {indexing_maps = [#v, #s, #v], iterator_types = ["parallel"]}
+      ins(%t, %scale : tensor<64xf32>, tensor<f32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%ti: f32, %si: f32, %out: f32):
+    %m = arith.mulf %ti, %si : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  return %loss, %u : tensor<f32>, tensor<64xf32>
+}
