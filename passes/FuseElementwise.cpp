@@ -135,9 +135,8 @@ struct FuseMultiUseProducer : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp consumer,
                                 PatternRewriter &rewriter) const override {
-    if (linalg::isaContractionOpInterface(consumer) ||
-        linalg::isaConvolutionOpInterface(consumer))
-      return failure();
+    // multiUseFusionPoint takes all-parallel consumers only: never a
+    // contraction or a convolution.
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
       SetVector<Operation *> toMove;
       Operation *point = multiUseFusionPoint(operand, toMove);
