@@ -21,7 +21,7 @@
 #include "compiler/GpuPipeline.h"
 
 #include "compiler/Pipeline.h"
-#include "passes/GpuMatmul.h"
+#include "passes/GPU/GpuMatmul.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

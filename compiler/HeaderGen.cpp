@@ -1,7 +1,7 @@
 //===- HeaderGen.cpp - C header of a compiled module ----------------------===//
 #include "compiler/HeaderGen.h"
 
-#include "passes/ABI.h"
+#include "passes/ABI/ABI.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,24 +1,28 @@
-//===- Passes.h - tad passes -------------------------------------*- C++ -*-===//
+//===- Passes.h - every tad pass ---------------------------------*- C++ -*-===//
+//
+// The pass declarations of every group (passes/README.md) and one entry
+// point that registers them all, for tad-opt and `--pass-pipeline` strings.
+//
+//===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_PASSES_H
 #define TAD_PASSES_PASSES_H
 
-#include "dialects/Tad/TadDialect.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/Pass.h"
+#include "passes/ABI/Passes.h"
+#include "passes/AD/Passes.h"
+#include "passes/CPU/Passes.h"
+#include "passes/Conversion/Passes.h"
+#include "passes/GPU/Passes.h"
 
 namespace mlir::tad {
 
-#define GEN_PASS_DECL
-#include "passes/Passes.h.inc"
-
-#define GEN_PASS_REGISTRATION
-#include "passes/Passes.h.inc"
+/// Registers every tad pass.
+inline void registerTadPasses() {
+  registerTadADPasses();
+  registerTadConversionPasses();
+  registerTadCPUPasses();
+  registerTadGPUPasses();
+  registerTadABIPasses();
+}
 
 } // namespace mlir::tad
 

@@ -5,7 +5,7 @@
 #include "compiler/rules/BuiltinRules.h"
 #include "compiler/rules/OpCatalog.h"
 #include "compiler/rules/RuleFile.h"
-#include "passes/Decompositions.h"
+#include "passes/AD/Decompositions.h"
 
 #include "mlir/IR/Diagnostics.h"
 

@@ -12,7 +12,7 @@
 #include "compiler/rules/Binder.h"
 #include "compiler/rules/OpCatalog.h"
 #include "compiler/rules/RuleFile.h"
-#include "passes/DerivativeRules.h"
+#include "passes/AD/DerivativeRules.h"
 
 #include <memory>
 #include <string>

@@ -22,7 +22,7 @@
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
-#include "passes/ABI.h"
+#include "passes/ABI/ABI.h"
 #include "passes/Passes.h"
 #include "tools/tadc/RuleCommands.h"
 

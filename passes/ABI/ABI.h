@@ -1,0 +1,161 @@
+//===- ABI.h - the tad C ABI as seen by the compiler -------------*- C++
+//-*-===//
+//
+// Helpers shared by tad-record-abi, tad-export-abi and the header generator:
+// the `tad.abi` attribute that carries an exported function's tensor
+// signature from linalg-on-tensors down to the LLVM dialect, and the mapping
+// of element types to the tad_dtype codes of runtime/include/tad/runtime.h.
+//
+// The attribute is a dictionary of two arrays of type attributes:
+//
+//   tad.abi = {args = [tensor<4x8xf32>], results = [tensor<4xf32>]}
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_PASSES_ABI_ABI_H
+#define TAD_PASSES_ABI_ABI_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringExtras.h"
+#include <optional>
+
+namespace mlir::tad::abi {
+
+/// Attribute on an exported function holding its original tensor signature.
+inline constexpr llvm::StringLiteral kSignatureAttrName = "tad.abi";
+/// Prefix of the internal implementation behind each exported entry point.
+inline constexpr llvm::StringLiteral kImplPrefix = "_tad_impl_";
+/// The module table (a `tad_module_info`) that the runtime's
+/// tad_module_info() returns.
+inline constexpr llvm::StringLiteral kModuleInfoSymbol = "__tad_module";
+/// The runtime's boundary check, called first by every entry point.
+inline constexpr llvm::StringLiteral kCheckCallSymbol = "__tad_check_call";
+/// The boundary check of GPU modules, which accepts device tensors.
+inline constexpr llvm::StringLiteral kCheckDeviceCallSymbol =
+    "__tad_check_device_call";
+/// Value of `tad_module_info::abi_version` (TAD_ABI_VERSION).
+inline constexpr int32_t kAbiVersion = 1;
+
+/// tad_dtype codes; the values are part of the ABI.
+enum class DType : int32_t { F32 = 0, F64 = 1, I64 = 2, I32 = 3, Bool = 4 };
+
+/// The tad_dtype of an element type, or nullopt if the ABI has none.
+inline std::optional<DType> getDType(Type elementType) {
+  if (elementType.isF32())
+    return DType::F32;
+  if (elementType.isF64())
+    return DType::F64;
+  if (elementType.isSignlessInteger(64))
+    return DType::I64;
+  if (elementType.isSignlessInteger(32))
+    return DType::I32;
+  if (elementType.isSignlessInteger(1))
+    return DType::Bool;
+  return std::nullopt;
+}
+
+/// The C element type of a dtype, as written in generated headers.
+inline StringRef getCTypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "float";
+  case DType::F64:
+    return "double";
+  case DType::I64:
+    return "int64_t";
+  case DType::I32:
+    return "int32_t";
+  case DType::Bool:
+    return "uint8_t";
+  }
+  return "?";
+}
+
+/// The runtime's short name of a dtype (tad_dtype_name).
+inline StringRef getDTypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::I64:
+    return "i64";
+  case DType::I32:
+    return "i32";
+  case DType::Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+/// Whether `name` can be the name of a C function: [A-Za-z_][A-Za-z0-9_]*.
+inline bool isCIdentifier(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Whether `name` is reserved for symbols that tad itself defines.
+inline bool isReservedName(StringRef name) {
+  return name.starts_with("__tad") || name.starts_with("_tad_") ||
+         name.starts_with("tad_");
+}
+
+/// An exported function's signature at the C boundary.
+struct Signature {
+  SmallVector<RankedTensorType> args;
+  SmallVector<RankedTensorType> results;
+};
+
+/// Builds the `tad.abi` attribute value.
+inline DictionaryAttr buildSignatureAttr(MLIRContext *context, TypeRange args,
+                                         TypeRange results) {
+  auto toArray = [&](TypeRange types) {
+    SmallVector<Attribute> attrs;
+    for (Type type : types)
+      attrs.push_back(TypeAttr::get(type));
+    return ArrayAttr::get(context, attrs);
+  };
+  Builder b(context);
+  return b.getDictionaryAttr({b.getNamedAttr("args", toArray(args)),
+                              b.getNamedAttr("results", toArray(results))});
+}
+
+/// Reads the `tad.abi` attribute of `op`; reports malformed attributes as
+/// errors on `op`. Returns nullopt (and reports nothing) if it has none.
+inline FailureOr<std::optional<Signature>> readSignature(Operation *op) {
+  Attribute attr = op->getAttr(kSignatureAttrName);
+  if (!attr)
+    return std::optional<Signature>();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto args = dict ? dict.getAs<ArrayAttr>("args") : ArrayAttr();
+  auto results = dict ? dict.getAs<ArrayAttr>("results") : ArrayAttr();
+  if (!args || !results)
+    return op->emitError("malformed '")
+           << kSignatureAttrName << "' attribute: expected {args = [...], "
+           << "results = [...]}, got " << attr;
+  Signature signature;
+  for (auto [list, out] : {std::pair(args, &signature.args),
+                           std::pair(results, &signature.results)}) {
+    for (Attribute element : list) {
+      auto typeAttr = dyn_cast<TypeAttr>(element);
+      auto tensor =
+          typeAttr ? dyn_cast<RankedTensorType>(typeAttr.getValue()) : nullptr;
+      if (!tensor || !tensor.hasStaticShape() ||
+          !getDType(tensor.getElementType()))
+        return op->emitError("malformed '")
+               << kSignatureAttrName << "' attribute: " << element
+               << " is not a static tensor type with a tad dtype";
+      out->push_back(tensor);
+    }
+  }
+  return std::optional<Signature>(std::move(signature));
+}
+
+} // namespace mlir::tad::abi
+
+#endif // TAD_PASSES_ABI_ABI_H

@@ -1,0 +1,499 @@
+//===- ExportABI.cpp - entry points and metadata of the tad C ABI ---------===//
+//
+// Runs on the LLVM dialect, after the CPU pipeline lowered every exported
+// function to the bare-pointer calling convention
+//
+//   llvm.func @f(%arg0: !llvm.ptr, ..., %out0: !llvm.ptr, ...)
+//       attributes {tad.abi = {args = [...], results = [...]}}
+//
+// (one pointer per argument, then one per result, see compiler/Pipeline.cpp)
+// and turns it into what runtime/include/tad/runtime.h promises:
+//
+//   - `_tad_impl_f`: the implementation, internal, pointers `noalias`;
+//   - `f`: the exported entry point
+//       i32 f(ptr args, i64 num_args, ptr results, i64 num_results)
+//     which returns `__tad_check_call(&info_f, args, ...)` if that is non-zero
+//     and otherwise loads each tad_tensor's `data` pointer, calls
+//     `_tad_impl_f` and returns 0;
+//   - `__tad_module`: a hidden constant tad_module_info describing every
+//     entry point (names, dtypes, ranks, shapes), read by the runtime's
+//     tad_module_info().
+//
+// With `device=cuda` (or `emulated`), the implementation runs on device
+// pointers: the entry point checks the call with __tad_check_device_call
+// (tensors may be flagged TAD_MEMORY_DEVICE), then
+//
+//     void *device[num_args + num_results];
+//     status = __tad_cuda_enter(&info_f, args, results, device);
+//     if (status) return status;
+//     _tad_impl_f(device[0], ...);
+//     return __tad_cuda_exit(&info_f, args, results, device);
+//
+// (runtime/include/tad/runtime_internal.h).
+//
+// Every other function definition becomes internal.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/ABI/ABI.h"
+#include "passes/ABI/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADEXPORTABIPASS
+#include "passes/ABI/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+
+namespace {
+
+/// One function to export.
+struct ExportedFunction {
+  LLVM::LLVMFuncOp impl;
+  std::string name;
+  tad::abi::Signature signature;
+};
+
+/// The LLVM types of the structs in runtime.h (x86-64 SysV layouts; the
+/// default data layout gives the same offsets: pointers 8, i64 8, i32 4).
+struct AbiTypes {
+  explicit AbiTypes(MLIRContext *context)
+      : ptr(LLVM::LLVMPointerType::get(context)),
+        i32(IntegerType::get(context, 32)), i64(IntegerType::get(context, 64)),
+        // tad_tensor {void *data; const int64_t *shape; int32_t rank, dtype;}
+        tensor(LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, i32, i32})),
+        // tad_tensor_type {int32_t dtype, rank; const int64_t *shape;}
+        tensorType(LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr})),
+        // tad_function_info {name, entry, num_args, num_results, args,
+        // results}
+        functionInfo(LLVM::LLVMStructType::getLiteral(
+            context, {ptr, ptr, i32, i32, ptr, ptr})),
+        // tad_module_info {abi_version, num_functions, functions}
+        moduleInfo(LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr})),
+        // int32_t entry(const tad_tensor *, int64_t, tad_tensor *, int64_t)
+        entry(LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr, i64})),
+        // int32_t __tad_check_call(const tad_function_info *, <entry args>)
+        checkCall(LLVM::LLVMFunctionType::get(i32, {ptr, ptr, i64, ptr, i64})) {
+  }
+
+  Type ptr, i32, i64;
+  LLVM::LLVMStructType tensor, tensorType, functionInfo, moduleInfo;
+  LLVM::LLVMFunctionType entry, checkCall;
+};
+
+/// `container` with `value` inserted at `position`.
+Value insert(OpBuilder &b, Location loc, Value container, Value value,
+             int64_t position) {
+  return LLVM::InsertValueOp::create(b, loc, container, value,
+                                     ArrayRef<int64_t>{position});
+}
+
+Value constantI32(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
+}
+
+struct TadExportABIPass : tad::impl::TadExportABIPassBase<TadExportABIPass> {
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  /// Creates an internal constant global initialized by `build`, which emits
+  /// the value at the builder's insertion point and returns it.
+  LLVM::GlobalOp
+  createConstantGlobal(OpBuilder &b, Location loc, StringRef name, Type type,
+                       LLVM::Linkage linkage,
+                       function_ref<Value(OpBuilder &, Location)> build);
+
+  /// Emits the tad_tensor_type array `prefix` describing `tensors` (and
+  /// their shape arrays); returns null for an empty list.
+  LLVM::GlobalOp emitTensorTypeTable(OpBuilder &b, Location loc,
+                                     StringRef prefix,
+                                     ArrayRef<RankedTensorType> tensors);
+
+  /// The runtime functions an entry point calls.
+  struct RuntimeFunctions {
+    LLVM::LLVMFuncOp checkCall;
+    /// Device targets only.
+    LLVM::LLVMFuncOp enter, exit;
+  };
+
+  /// Emits the entry point `fn.name` that checks the call and runs fn.impl.
+  void emitEntry(OpBuilder &b, const ExportedFunction &fn,
+                 LLVM::GlobalOp functionTable, unsigned index,
+                 const RuntimeFunctions &runtime);
+
+  /// The runtime function `name` of type `type`, declared unless the module
+  /// has it; null (after an error) if the module has another `name`.
+  LLVM::LLVMFuncOp getOrDeclare(OpBuilder &b, Location loc, StringRef name,
+                                LLVM::LLVMFunctionType type);
+
+  std::optional<AbiTypes> types;
+  std::optional<SymbolTable> symbols;
+};
+
+LLVM::GlobalOp TadExportABIPass::createConstantGlobal(
+    OpBuilder &b, Location loc, StringRef name, Type type,
+    LLVM::Linkage linkage, function_ref<Value(OpBuilder &, Location)> build) {
+  auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                       linkage, name, Attribute());
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&global.getInitializerRegion());
+  LLVM::ReturnOp::create(b, loc, build(b, loc));
+  symbols->insert(global);
+  return global;
+}
+
+LLVM::GlobalOp
+TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
+                                      StringRef prefix,
+                                      ArrayRef<RankedTensorType> tensors) {
+  if (tensors.empty())
+    return nullptr;
+
+  // One constant i64 array per non-scalar shape.
+  SmallVector<LLVM::GlobalOp> shapes;
+  for (auto [index, tensor] : llvm::enumerate(tensors)) {
+    if (tensor.getRank() == 0) {
+      shapes.push_back(nullptr);
+      continue;
+    }
+    auto shapeType = RankedTensorType::get({tensor.getRank()}, b.getI64Type());
+    auto arrayType = LLVM::LLVMArrayType::get(types->i64, tensor.getRank());
+    auto shape = LLVM::GlobalOp::create(
+        b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        (prefix + "_" + Twine(index) + "_shape").str(),
+        DenseElementsAttr::get(shapeType, tensor.getShape()));
+    symbols->insert(shape);
+    shapes.push_back(shape);
+  }
+
+  auto tableType = LLVM::LLVMArrayType::get(types->tensorType, tensors.size());
+  return createConstantGlobal(
+      b, loc, prefix, tableType, LLVM::Linkage::Internal,
+      [&](OpBuilder &b, Location loc) -> Value {
+        Value table = LLVM::UndefOp::create(b, loc, tableType);
+        for (auto [index, tensor] : llvm::enumerate(tensors)) {
+          auto dtype = *tad::abi::getDType(tensor.getElementType());
+          Value entry = LLVM::UndefOp::create(b, loc, types->tensorType);
+          Value dtypeValue = constantI32(b, loc, static_cast<int32_t>(dtype));
+          Value rank = constantI32(b, loc, tensor.getRank());
+          Value shape =
+              shapes[index]
+                  ? Value(LLVM::AddressOfOp::create(b, loc, shapes[index]))
+                  : Value(LLVM::ZeroOp::create(b, loc, types->ptr));
+          entry = insert(b, loc, entry, dtypeValue, 0);
+          entry = insert(b, loc, entry, rank, 1);
+          entry = insert(b, loc, entry, shape, 2);
+          table = insert(b, loc, table, entry, index);
+        }
+        return table;
+      });
+}
+
+LLVM::LLVMFuncOp
+TadExportABIPass::getOrDeclare(OpBuilder &b, Location loc, StringRef name,
+                               LLVM::LLVMFunctionType type) {
+  Operation *existing = symbols->lookup(name);
+  if (!existing) {
+    auto fn = LLVM::LLVMFuncOp::create(b, loc, name, type);
+    symbols->insert(fn);
+    return fn;
+  }
+  auto fn = dyn_cast<LLVM::LLVMFuncOp>(existing);
+  if (!fn) {
+    existing->emitError("symbol '") << name << "' is reserved for the tad runtime";
+    return nullptr;
+  }
+  if (fn.getFunctionType() != type) {
+    fn.emitError("'") << name << "' has type " << fn.getFunctionType()
+                      << ", expected " << type;
+    return nullptr;
+  }
+  return fn;
+}
+
+void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
+                                 LLVM::GlobalOp functionTable, unsigned index,
+                                 const RuntimeFunctions &runtime) {
+  LLVM::LLVMFuncOp impl = fn.impl;
+  Location loc = impl.getLoc();
+  auto entry = LLVM::LLVMFuncOp::create(b, loc, fn.name, types->entry);
+  symbols->insert(entry);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *checkBlock = entry.addEntryBlock(b);
+  Block *runBlock = b.createBlock(&entry.getBody());
+  Block *failBlock = b.createBlock(&entry.getBody());
+  Value args = checkBlock->getArgument(0), numArgs = checkBlock->getArgument(1);
+  Value results = checkBlock->getArgument(2),
+        numResults = checkBlock->getArgument(3);
+
+  // status = __tad_check_call(&functions[index], args, ...); if (status)
+  // return status;
+  b.setInsertionPointToEnd(checkBlock);
+  Value table = LLVM::AddressOfOp::create(b, loc, functionTable);
+  Value info = LLVM::GEPOp::create(
+      b, loc, types->ptr, functionTable.getGlobalType(), table,
+      ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)},
+      LLVM::GEPNoWrapFlags::inbounds);
+  size_t numPointers = fn.signature.args.size() + fn.signature.results.size();
+  Value devicePointers;
+  if (runtime.enter) {
+    // void *device[num_args + num_results]: filled by the device runtime.
+    Value count = LLVM::ConstantOp::create(
+        b, loc, types->i64, std::max<int64_t>(1, numPointers));
+    devicePointers =
+        LLVM::AllocaOp::create(b, loc, types->ptr, types->ptr, count);
+  }
+  Value status =
+      LLVM::CallOp::create(b, loc, runtime.checkCall,
+                           ValueRange{info, args, numArgs, results, numResults})
+          .getResult();
+  Value zero = constantI32(b, loc, 0);
+  Value ok =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, status, zero);
+  LLVM::CondBrOp::create(b, loc, ok, runBlock, failBlock);
+
+  b.setInsertionPointToEnd(failBlock);
+  LLVM::ReturnOp::create(b, loc, status);
+
+  b.setInsertionPointToEnd(runBlock);
+  SmallVector<Value> pointers;
+  if (runtime.enter) {
+    // status = enter(&functions[index], args, results, device); if (status)
+    // return status; _tad_impl_f(device[0], ...); return exit(...);
+    Value entered =
+        LLVM::CallOp::create(b, loc, runtime.enter,
+                             ValueRange{info, args, results, devicePointers})
+            .getResult();
+    Block *implBlock = b.createBlock(&entry.getBody());
+    Block *enterFailBlock = b.createBlock(&entry.getBody());
+    LLVM::ReturnOp::create(b, loc, entered);
+    b.setInsertionPointToEnd(runBlock);
+    Value enteredOk =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, entered, zero);
+    LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, enterFailBlock);
+    b.setInsertionPointToEnd(implBlock);
+    for (size_t i = 0; i < numPointers; ++i) {
+      Value slot = LLVM::GEPOp::create(
+          b, loc, types->ptr, types->ptr, devicePointers,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)},
+          LLVM::GEPNoWrapFlags::inbounds);
+      pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, slot));
+    }
+    LLVM::CallOp::create(b, loc, impl, pointers);
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::CallOp::create(b, loc, runtime.exit,
+                             ValueRange{info, args, results, devicePointers})
+            .getResult());
+    return;
+  }
+
+  // _tad_impl_f(args[0].data, ..., results[0].data, ...); return 0;
+  auto loadData = [&](Value tensors, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, types->ptr, types->tensor, tensors,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 0},
+          LLVM::GEPNoWrapFlags::inbounds);
+      pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, field));
+    }
+  };
+  loadData(args, fn.signature.args.size());
+  loadData(results, fn.signature.results.size());
+  LLVM::CallOp::create(b, loc, impl, pointers);
+  LLVM::ReturnOp::create(b, loc, zero);
+}
+
+void TadExportABIPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+  types.emplace(context);
+  symbols.emplace(module);
+
+  // Collect the functions to export, in module order.
+  SmallVector<ExportedFunction> exported;
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+    FailureOr<std::optional<tad::abi::Signature>> signature =
+        tad::abi::readSignature(fn);
+    if (failed(signature))
+      return signalPassFailure();
+    if (!*signature)
+      continue;
+    if (fn.isExternal()) {
+      fn.emitError("function '")
+          << fn.getSymName() << "' has a '" << tad::abi::kSignatureAttrName
+          << "' signature but no body";
+      return signalPassFailure();
+    }
+    // The bare-pointer convention: void f(ptr arg..., ptr result...).
+    LLVM::LLVMFunctionType type = fn.getFunctionType();
+    size_t numPointers =
+        (*signature)->args.size() + (*signature)->results.size();
+    bool barePointers =
+        isa<LLVM::LLVMVoidType>(type.getReturnType()) &&
+        type.getNumParams() == numPointers &&
+        llvm::all_of(type.getParams(), llvm::IsaPred<LLVM::LLVMPointerType>);
+    if (!barePointers) {
+      fn.emitError("function '")
+          << fn.getSymName() << "' has type " << type
+          << "; expected the bare-pointer convention with " << numPointers
+          << " pointers (arguments, then results) and no return value";
+      return signalPassFailure();
+    }
+    exported.push_back({fn, fn.getSymName().str(), std::move(**signature)});
+  }
+
+  for (StringRef reserved :
+       {StringRef(tad::abi::kModuleInfoSymbol), StringRef("__tad_functions")}) {
+    if (Operation *existing = symbols->lookup(reserved)) {
+      existing->emitError("symbol '")
+          << reserved << "' is reserved for tad-export-abi (did it run twice?)";
+      return signalPassFailure();
+    }
+  }
+
+  if (device != "" && device != "cuda" && device != "emulated") {
+    module.emitError("tad-export-abi: unknown device '")
+        << device << "'; expected cuda or emulated";
+    return signalPassFailure();
+  }
+  // The runtime's check (and, on a device, the staging around the
+  // implementation); declared unless the module already has them.
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  RuntimeFunctions runtime;
+  runtime.checkCall = getOrDeclare(b, loc,
+                                   device.empty()
+                                       ? tad::abi::kCheckCallSymbol
+                                       : tad::abi::kCheckDeviceCallSymbol,
+                                   types->checkCall);
+  if (!runtime.checkCall)
+    return signalPassFailure();
+  if (!device.empty()) {
+    // int32_t (const tad_function_info *, const tad_tensor *args,
+    //          tad_tensor *results, void **device)
+    auto type = LLVM::LLVMFunctionType::get(
+        types->i32, {types->ptr, types->ptr, types->ptr, types->ptr});
+    std::string prefix = "__tad_" + device;
+    runtime.enter = getOrDeclare(b, loc, prefix + "_enter", type);
+    runtime.exit = getOrDeclare(b, loc, prefix + "_exit", type);
+    if (!runtime.enter || !runtime.exit)
+      return signalPassFailure();
+  }
+
+  // Rename each implementation out of the way of its entry point.
+  auto noAlias =
+      StringAttr::get(context, LLVM::LLVMDialect::getNoAliasAttrName());
+  for (ExportedFunction &fn : exported) {
+    std::string implName = (tad::abi::kImplPrefix + fn.name).str();
+    if (Operation *existing = symbols->lookup(implName)) {
+      existing->emitError("symbol '")
+          << implName << "' clashes with the implementation of '" << fn.name
+          << "'";
+      return signalPassFailure();
+    }
+    if (failed(symbols->rename(fn.impl, implName)))
+      return signalPassFailure();
+    fn.impl->removeAttr(tad::abi::kSignatureAttrName);
+    // Callers own distinct buffers (runtime.h): results never overlap
+    // arguments or each other.
+    for (unsigned i = 0, e = fn.impl.getNumArguments(); i < e; ++i)
+      fn.impl.setArgAttr(i, noAlias, UnitAttr::get(context));
+  }
+
+  // Only the entry points (and the runtime's API) leave the object. tad's
+  // own argument attributes (`tad.nondiff`, ...) have no meaning in LLVM IR.
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!fn.isExternal())
+      fn.setLinkage(LLVM::Linkage::Internal);
+    auto function = cast<FunctionOpInterface>(fn.getOperation());
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      for (NamedAttribute attr : llvm::to_vector(function.getArgAttrs(i)))
+        if (attr.getName().strref().starts_with("tad."))
+          function.removeArgAttr(i, attr.getName());
+  }
+
+  // Per function: its name and its argument and result type tables.
+  struct Tables {
+    LLVM::GlobalOp name, args, results;
+  };
+  SmallVector<Tables> tables;
+  for (auto [index, fn] : llvm::enumerate(exported)) {
+    std::string prefix = ("__tad_fn" + Twine(index)).str();
+    std::string text = fn.name;
+    text.push_back('\0');
+    auto name = LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), text.size()),
+        /*isConstant=*/true, LLVM::Linkage::Internal, prefix + "_name",
+        b.getStringAttr(text));
+    symbols->insert(name);
+    tables.push_back(
+        {name, emitTensorTypeTable(b, loc, prefix + "_args", fn.signature.args),
+         emitTensorTypeTable(b, loc, prefix + "_results",
+                             fn.signature.results)});
+  }
+
+  // The tad_function_info array.
+  auto addressOrNull = [&](OpBuilder &init, Location loc,
+                           LLVM::GlobalOp global) -> Value {
+    if (global)
+      return LLVM::AddressOfOp::create(init, loc, global);
+    return LLVM::ZeroOp::create(init, loc, types->ptr);
+  };
+  LLVM::GlobalOp functionTable;
+  if (!exported.empty()) {
+    auto functionTableType =
+        LLVM::LLVMArrayType::get(types->functionInfo, exported.size());
+    functionTable = createConstantGlobal(
+        b, loc, "__tad_functions", functionTableType, LLVM::Linkage::Internal,
+        [&](OpBuilder &init, Location loc) -> Value {
+          Value table = LLVM::UndefOp::create(init, loc, functionTableType);
+          for (auto [index, fn] : llvm::enumerate(exported)) {
+            // The entry is created below; refer to it by name.
+            Value entryAddress = LLVM::AddressOfOp::create(
+                init, loc, types->ptr,
+                FlatSymbolRefAttr::get(context, fn.name));
+            Value fields[] = {
+                addressOrNull(init, loc, tables[index].name),
+                entryAddress,
+                constantI32(init, loc, fn.signature.args.size()),
+                constantI32(init, loc, fn.signature.results.size()),
+                addressOrNull(init, loc, tables[index].args),
+                addressOrNull(init, loc, tables[index].results),
+            };
+            Value info = LLVM::UndefOp::create(init, loc, types->functionInfo);
+            for (auto [position, field] : llvm::enumerate(fields))
+              info = insert(init, loc, info, field, position);
+            table = insert(init, loc, table, info, index);
+          }
+          return table;
+        });
+  }
+
+  for (auto [index, fn] : llvm::enumerate(exported))
+    emitEntry(b, fn, functionTable, index, runtime);
+
+  // The module table: hidden, so that only the runtime's tad_module_info()
+  // reaches it from outside the shared object.
+  auto moduleInfo = createConstantGlobal(
+      b, loc, tad::abi::kModuleInfoSymbol, types->moduleInfo,
+      LLVM::Linkage::External, [&](OpBuilder &init, Location loc) -> Value {
+        Value info = LLVM::UndefOp::create(init, loc, types->moduleInfo);
+        info = insert(init, loc, info,
+                      constantI32(init, loc, tad::abi::kAbiVersion), 0);
+        info =
+            insert(init, loc, info, constantI32(init, loc, exported.size()), 1);
+        return insert(init, loc, info, addressOrNull(init, loc, functionTable),
+                      2);
+      });
+  moduleInfo.setVisibility_(LLVM::Visibility::Hidden);
+  moduleInfo.setDsoLocal(true);
+}
+
+} // namespace

@@ -1,0 +1,49 @@
+//===- Passes.td - tad C ABI passes ------------------------*- tablegen -*-===//
+//
+// The tensor signature of each exported function, recorded before
+// bufferization, and the C ABI entry points built from it on the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TAD_PASSES_ABI
+#define TAD_PASSES_ABI
+
+include "mlir/Pass/PassBase.td"
+
+def TadRecordABIPass : Pass<"tad-record-abi", "::mlir::ModuleOp"> {
+  let summary = "Record the tensor signature of each exported function (tad.abi)";
+  let description = [{
+    Runs on linalg on tensors, before bufferization. Every public
+    `func.func` with a body is exported through the tad C ABI; this pass
+    checks that its signature fits the ABI (a C identifier as name, ranked
+    tensors of static shape with element type f32, f64, i64, i32 or i1) and
+    records it as `tad.abi = {args = [...], results = [...]}`, which the
+    lowering to LLVM carries along and `tad-export-abi` consumes. Arguments
+    are caller-owned and read-only at the C boundary, so it also marks them
+    `bufferization.writable = false`: bufferization then never writes into
+    an argument's buffer.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
+  let summary = "Wrap exported functions in the tad C ABI (boundary checks, metadata)";
+  let description = [{
+    Runs on the LLVM dialect. Each public function carrying a `tad.abi`
+    signature attribute becomes an internal implementation plus an exported
+    entry point `int32_t name(const tad_tensor *args, int64_t nargs,
+    tad_tensor *results, int64_t nresults)` that checks ranks, shapes and
+    dtypes through the runtime before calling it. Emits the module metadata
+    table that `tad_module_info()` returns.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "GPU targets: 'cuda' or 'emulated'. The implementation then runs "
+           "on device pointers that the device runtime stages around it "
+           "(__tad_<device>_enter/exit), and tensors flagged "
+           "TAD_MEMORY_DEVICE are accepted">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TAD_PASSES_ABI

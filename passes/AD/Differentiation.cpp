@@ -1,0 +1,134 @@
+//===- Differentiation.cpp - shared pieces of the VJP and JVP passes ------===//
+#include "passes/AD/Differentiation.h"
+
+#include "dialects/Tad/TadOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tad;
+
+bool mlir::tad::isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+bool mlir::tad::isDifferentiableArgument(func::FuncOp func, unsigned index) {
+  return isFloatTensor(func.getArgument(index).getType()) &&
+         !func.getArgAttr(index, kNonDifferentiableAttr);
+}
+
+SmallVector<std::string>
+mlir::tad::collectDerivativeTargets(ModuleOp module, ArrayRef<std::string> names,
+                                    StringRef suffix) {
+  SmallVector<std::string> targets;
+  for (const std::string &name : names) {
+    if (llvm::is_contained(targets, name))
+      continue;
+    // A target may be a derivative generated earlier in this same pass
+    // (`--vjp=f,f_vjp`), so existence is checked when it is processed.
+    targets.push_back(name);
+  }
+  for (auto func : module.getOps<func::FuncOp>()) {
+    StringRef name = func.getSymName();
+    if (!func.isExternal() || !name.ends_with(suffix))
+      continue;
+    std::string primal = name.drop_back(suffix.size()).str();
+    auto primalFunc = module.lookupSymbol<func::FuncOp>(primal);
+    if (primalFunc && !primalFunc.isExternal() &&
+        !llvm::is_contained(targets, primal))
+      targets.push_back(primal);
+  }
+  return targets;
+}
+
+LogicalResult mlir::tad::differentiateTargets(
+    ModuleOp module, ArrayRef<std::string> names, StringRef suffix,
+    function_ref<LogicalResult(SymbolTable &, func::FuncOp)> differentiate) {
+  SymbolTable symbols(module);
+  for (const std::string &name :
+       collectDerivativeTargets(module, names, suffix)) {
+    auto primal = symbols.lookup<func::FuncOp>(name);
+    if (!primal)
+      return module.emitError("--")
+             << suffix.drop_front() << ": no function named '" << name << "'";
+    if (failed(differentiate(symbols, primal)))
+      return failure();
+  }
+  return success();
+}
+
+DerivativeSignature DerivativeSignature::of(func::FuncOp primal) {
+  DerivativeSignature signature;
+  for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)
+    if (isDifferentiableArgument(primal, i))
+      signature.args.push_back(i);
+  for (auto [i, type] : llvm::enumerate(primal.getResultTypes()))
+    if (isFloatTensor(type))
+      signature.results.push_back(i);
+  return signature;
+}
+
+LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
+  if (primal.isExternal())
+    return primal.emitError("cannot differentiate '")
+           << primal.getSymName() << "': it has no body";
+  if (!primal.getBody().hasOneBlock())
+    return primal.emitError("cannot differentiate '")
+           << primal.getSymName() << "': it has more than one block";
+  WalkResult walk = primal.getBody().walk([&](Operation *op) {
+    if (isa<CallOpInterface>(op)) {
+      op->emitError("cannot differentiate through a call yet; inline the "
+                    "callee into '")
+          << primal.getSymName() << "' first";
+      return WalkResult::interrupt();
+    }
+    if (op->getNumRegions() != 0) {
+      op->emitError("cannot differentiate through an op with regions");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+FailureOr<func::FuncOp>
+mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
+                                    StringRef name, FunctionType type,
+                                    bool requested) {
+  SymbolTable::Visibility visibility = SymbolTable::Visibility::Public;
+  if (auto existing = symbols.lookup<func::FuncOp>(name)) {
+    if (!existing.isExternal())
+      return existing.emitError("cannot generate '")
+             << name << "': a function with that name already exists";
+    if (existing.getFunctionType() != type)
+      return existing.emitError("declaration of '")
+             << name << "' has type " << existing.getFunctionType()
+             << ", but the derivative of '" << primal.getSymName()
+             << "' has type " << type;
+    visibility = existing.getVisibility();
+    symbols.erase(existing);
+  }
+  OpBuilder b(primal.getContext());
+  b.setInsertionPointAfter(primal);
+  auto func = func::FuncOp::create(b, primal.getLoc(), name, type);
+  func.setVisibility(requested ? SymbolTable::Visibility::Public
+                               : visibility);
+  // Primal arguments keep their attributes (tad.nondiff), so derivatives of
+  // derivatives respect them.
+  for (unsigned i = 0, e = primal.getNumArguments(); i < e; ++i)
+    if (DictionaryAttr attrs = primal.getArgAttrDict(i))
+      func.setArgAttrs(i, attrs);
+  symbols.insert(func);
+  func.addEntryBlock();
+  return func;
+}
+
+Value mlir::tad::createZeros(OpBuilder &b, Location loc, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(tensor,
+                             b.getFloatAttr(tensor.getElementType(), 0.0)));
+}

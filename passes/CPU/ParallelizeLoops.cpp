@@ -1,0 +1,242 @@
+//===- ParallelizeLoops.cpp - large loop nests on all cores ---------------===//
+//
+// See TadParallelizeLoopsPass in Passes.td and docs/performance.md.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/CPU/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADPARALLELIZELOOPSPASS
+#include "passes/CPU/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+
+namespace {
+
+/// Parallel iterations to aim for: enough for any thread count to balance.
+constexpr int64_t kTargetIterations = 64;
+/// Fewer parallel iterations than this balance badly (5 on 2 threads: one
+/// runs 3, the other waits after 2), so the next parallel dimension joins.
+constexpr int64_t kMinParallelIterations = 8;
+
+struct TadParallelizeLoopsPass
+    : tad::impl::TadParallelizeLoopsPassBase<TadParallelizeLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+};
+
+/// The tile size for a parallel dimension of `extent` whose iterations each
+/// run `inner` loop iterations: about `target` tiles of at least
+/// `minPerTile` iterations, a divisor of `extent` where one is close (static
+/// tiles).
+int64_t tileSize(int64_t extent, int64_t inner, int64_t minPerTile,
+                 int64_t target) {
+  int64_t tile = std::max<int64_t>(
+      llvm::divideCeil(extent, target),
+      llvm::divideCeil(minPerTile, std::max<int64_t>(inner, 1)));
+  tile = std::min(tile, extent);
+  for (int64_t t = tile; t <= std::min(extent, 2 * tile); ++t)
+    if (extent % t == 0)
+      return t;
+  return tile;
+}
+
+/// The cost of one iteration of `op` in units of a copy's: the scalar ops
+/// of its body over two, at least 1. Bodies of one or two ops run at memory
+/// speed like a copy; a pooling window unrolled into a chain of compares
+/// and selects costs as much as many iterations of one.
+int64_t iterationCost(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return 1;
+  int64_t ops = 0;
+  generic.getBody()->walk([&](Operation *inner) {
+    if (!isa<linalg::YieldOp, linalg::IndexOp>(inner))
+      ++ops;
+  });
+  return std::max<int64_t>(ops / 2, 1);
+}
+
+/// Splits `op`, a reduction of 1-D operands into a 0-D output, into `parts`
+/// partial reductions of consecutive chunks on the cores (into a buffer of
+/// partial results that starts at the combiner's neutral element) and a
+/// final reduction of the partial results into the output. Fails (changing
+/// nothing) for other shapes and for combiners without a neutral element.
+LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                                 int64_t parts) {
+  if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
+      op.getIteratorTypesArray()[0] != utils::IteratorType::reduction)
+    return failure();
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto initType = dyn_cast<MemRefType>(init->get().getType());
+  if (!initType || initType.getRank() != 0 ||
+      !op.getMatchingIndexingMap(init).isConstant())
+    return failure();
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!op.getMatchingIndexingMap(input).isIdentity())
+      return failure();
+  int64_t extent = op.getStaticLoopRanges()[0];
+  if (ShapedType::isDynamic(extent) || extent % parts != 0)
+    return failure();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return failure();
+  Operation *combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+
+  Location loc = op.getLoc();
+  Type elemType = initType.getElementType();
+  rewriter.setInsertionPoint(op);
+  auto partialsType = MemRefType::get({parts}, elemType);
+  Value partials = memref::AllocOp::create(rewriter, loc, partialsType);
+  Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
+  linalg::FillOp::create(rewriter, loc, neutralValue, partials);
+
+  // Each part reduces its chunk into its own partial result.
+  int64_t chunk = extent / parts;
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, parts);
+  auto loop = scf::ParallelOp::create(rewriter, loc, zero, count, one);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value part = loop.getInductionVars()[0];
+  Value chunkSize = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+  Value offset = arith::MulIOp::create(rewriter, loc, part, chunkSize);
+  OpFoldResult unit = rewriter.getIndexAttr(1);
+  SmallVector<Value> chunks;
+  for (OpOperand *input : op.getDpsInputOperands())
+    chunks.push_back(memref::SubViewOp::create(
+        rewriter, loc, input->get(), ArrayRef<OpFoldResult>{offset},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunk)},
+        ArrayRef<OpFoldResult>{unit}));
+  auto partialType =
+      cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          {}, partialsType, ArrayRef<OpFoldResult>{part},
+          ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit}));
+  Value partial = memref::SubViewOp::create(
+      rewriter, loc, partialType, partials, ArrayRef<OpFoldResult>{part},
+      ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit});
+  IRMapping mapping;
+  for (auto [input, c] : llvm::zip(op.getDpsInputOperands(), chunks))
+    mapping.map(input->get(), c);
+  mapping.map(init->get(), partial);
+  rewriter.clone(*op.getOperation(), mapping);
+
+  // The output (with its initial value) combines the partial results.
+  rewriter.setInsertionPointAfter(loop);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  AffineMap toScalar = AffineMap::get(1, 0, {}, ctx);
+  linalg::GenericOp::create(
+      rewriter, loc, ValueRange{partials}, ValueRange{init->get()},
+      ArrayRef<AffineMap>{identity, toScalar},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping operands;
+        // The combiner's operands: the output argument and the value
+        // reduced into it, in the order the body had them.
+        Value outArg = op.getRegionOutputArgs()[0];
+        for (Value operand : combiner->getOperands())
+          operands.map(operand, operand == outArg ? args[1] : args[0]);
+        Operation *combined = b.clone(*combiner, operands);
+        linalg::YieldOp::create(b, l, combined->getResults());
+      });
+  memref::DeallocOp::create(rewriter, loc, partials);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+void TadParallelizeLoopsPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  SmallVector<linalg::LinalgOp> candidates;
+  func.walk([&](linalg::LinalgOp op) {
+    // Matmuls have their own schedule; fills and copies are memset and
+    // memcpy-like loops that one core already runs at memory speed.
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::FillOp,
+            linalg::CopyOp>(op) ||
+        !op.hasPureBufferSemantics() || op.hasDynamicShape() ||
+        op->getParentOfType<scf::ParallelOp>() ||
+        op->getParentOfType<scf::ForallOp>())
+      return;
+    candidates.push_back(op);
+  });
+
+  IRRewriter rewriter(&getContext());
+  for (linalg::LinalgOp op : candidates) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t volume = 1;
+    for (int64_t r : ranges)
+      volume *= r;
+    int64_t cost = iterationCost(op);
+    if (volume * cost < minWork)
+      continue;
+    // The outermost parallel dimensions with at least two iterations, as
+    // many as it takes to reach kMinParallelIterations; all but the last are
+    // split into single iterations.
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<unsigned> dims;
+    int64_t outer = 1;
+    for (unsigned d = 0; d < ranges.size(); ++d) {
+      if (iterators[d] != utils::IteratorType::parallel || ranges[d] < 2)
+        continue;
+      if (!dims.empty())
+        outer *= ranges[dims.back()];
+      dims.push_back(d);
+      if (outer * ranges[d] >= kMinParallelIterations)
+        break;
+    }
+    if (dims.empty()) {
+      // A reduction over everything (a loss): partial results on the cores.
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      int64_t chunk =
+          tileSize(volume, 1, llvm::divideCeil(minWorkPerTile, cost),
+                   kTargetIterations);
+      if (generic && chunk < volume)
+        (void)splitFullReduction(rewriter, generic, volume / chunk);
+      continue;
+    }
+    unsigned last = dims.back();
+    int64_t tile =
+        tileSize(ranges[last], volume / (outer * ranges[last]),
+                 llvm::divideCeil(minWorkPerTile, cost),
+                 llvm::divideCeil(kTargetIterations, outer));
+    if (outer == 1 && tile >= ranges[last])
+      continue; // one iteration: nothing to share
+
+    SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
+    for (unsigned d : dims)
+      sizes[d] = rewriter.getIndexAttr(1);
+    sizes[last] = rewriter.getIndexAttr(tile);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      continue;
+    rewriter.eraseOp(op);
+    for (LoopLikeOpInterface loop : tiled->loops)
+      if (auto forall = dyn_cast<scf::ForallOp>(loop.getOperation())) {
+        rewriter.setInsertionPoint(forall);
+        if (failed(scf::forallToParallelLoop(rewriter, forall)))
+          return signalPassFailure();
+      }
+  }
+}
+
+} // namespace

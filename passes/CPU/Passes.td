@@ -1,0 +1,413 @@
+//===- Passes.td - tad CPU schedule passes -----------------*- tablegen -*-===//
+//
+// The CPU schedule: fusion and matmul rewrites on tensors, tiling,
+// vectorization, outlining and parallel loops on buffers, and the
+// rewrites just before and after the lowering to LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TAD_PASSES_CPU
+#define TAD_PASSES_CPU
+
+include "mlir/Pass/PassBase.td"
+
+def TadLowerCopiesPass : Pass<"tad-lower-copies", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite strided memref.copy into linalg.copy";
+  let description = [{
+    Bufferization copies into subviews (`tensor.insert_slice`, `concat`,
+    `pad`) with `memref.copy`. The LLVM lowering turns a copy between
+    non-contiguous memrefs into a call to `memrefCopy` from MLIR's C runner
+    utilities, which tad's shared objects do not link. This pass rewrites
+    those copies (and only those: contiguous ones stay a `memcpy`) into
+    `linalg.copy`, which lowers to loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TadVectorizeContractionsPass
+    : Pass<"tad-vectorize-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmul/batch_matmul into cache and register tiles and "
+                "lower them to outer-product FMAs";
+  let description = [{
+    On buffers (after bufferization). Each `linalg.matmul` and
+    `linalg.batch_matmul` (transposed indexing maps included) with static
+    shapes is tiled with `scf.for` into cache tiles mc x nc x kc (divisors of
+    the dimensions, so that every cache tile is static), then into register
+    tiles mr x nr x 1 with k innermost; register loops that do not divide are
+    peeled, so every register tile has a static shape. Register tiles are
+    vectorized to `vector.contract`; subviews are folded into the transfers,
+    the accumulator tile is hoisted out of the k loop (it stays in
+    registers), and the contraction becomes `vector.fma` of a broadcast A
+    element and a B row. With `parallel`, the outermost cache loop with
+    two or more iterations over the batch, m or n dimension of a contraction
+    of at least 2^18 multiply-adds becomes an `scf.parallel`. With `pack`,
+    the B operand of a plain matmul whose rows are a page (4 KiB) or more
+    apart and whose m is at least 8 cache tiles is first copied into
+    nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
+    register tiles read their B rows at consecutive addresses. A
+    `linalg.fill` of the output just before the contraction goes: in the
+    first step of the k cache loop the register tiles start from the fill
+    value instead of loading the output (they partition it and each stores
+    its part). A parallel
+    contraction whose m and n are a single cache tile each (a convolution's
+    weight gradient, 25 x 6 x 50176) has its k split over the cores instead:
+    each part, an iteration of an `scf.parallel`, computes a zero-filled
+    partial product, and a reduction adds them to the output. The default
+    sizes come from the host's vector width and cache sizes
+    (docs/performance.md); the options override them.
+  }];
+  let options = [
+    ListOption<"cacheTiles", "cache-tiles", "int64_t",
+               "Cache tile sizes mc,nc,kc (default: from the L1/L2 sizes)">,
+    ListOption<"registerTile", "register-tile", "int64_t",
+               "Register tile mr,nr (default: from the vector width)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"printSchedule", "print-schedule", "bool", /*default=*/"false",
+           "Print the schedule chosen for each contraction to stderr">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the outer cache loop of large contractions an scf.parallel "
+           "(for convert-scf-to-openmp)">,
+    Option<"cores", "cores", "int64_t", /*default=*/"0",
+           "Cores to split the k of a parallel contraction with a single m "
+           "and n cache tile over (0: the host's)">,
+    Option<"pack", "pack", "bool", /*default=*/"true",
+           "Copy B of large matmuls with page-strided rows into "
+           "register-tile-wide panels first">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+def TadVectorizeConvolutionsPass
+    : Pass<"tad-vectorize-convolutions", "::mlir::func::FuncOp"> {
+  let summary = "Register-blocked direct kernels for convolutions with a "
+                "short reduction and their weight gradients";
+  let description = [{
+    On buffers (after bufferization), for what tad-to-linalg's
+    `direct-convolutions` makes (passes/DirectConvolution.h): LeNet's first
+    layer reduces over C*KH*KW = 25 products per output, too few for the k
+    loop of a matmul kernel, and im2col would copy its input 25 times.
+    Both kernels vectorize along the output width (vectors of the host's
+    lanes, the last one shorter where the width does not divide).
+
+    A `linalg.conv_2d_nchw_fchw` with unit strides and dilations and static
+    shapes: per output row (n, oh) and block of filters, the accumulators
+    (filters x row vectors, about half the vector registers) start from the
+    output, and for each of the C*KH*KW kernel taps (unrolled) one input row
+    vector per accumulator column is loaded and multiplied with the
+    broadcast weight of each filter. The (n, oh) rows run on all cores with
+    `parallel`.
+
+    The weight gradient generic `gw[f, c, kh, kw] += g[n, f, oh, ow] *
+    x[n, c, oh + kh, ow + kw]`: the images are split over the cores
+    (`parallel`), each part summing into vector partial sums of its own
+    [F, C, KH, KW, lanes]; per image, input channel, kernel row, block of
+    filters and output-row vector, accumulators for (filter, kernel column)
+    are carried through the output rows with one input vector load per
+    kernel column and one gradient load per filter. A final loop reduces
+    the partial sums into the output.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Run large convolutions on all cores">,
+    Option<"cores", "cores", "int64_t", /*default=*/"0",
+           "Parts to split a weight gradient's images into (0: the host's "
+           "cores)">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+  ];
+}
+
+def TadVectorizeTransposesPass
+    : Pass<"tad-vectorize-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Tile transposes that move the innermost dimension into "
+                "square register tiles transposed with vector shuffles";
+  let description = [{
+    On buffers (after bufferization). A `linalg.transpose` with static shapes
+    whose permutation moves the innermost dimension (a matrix transpose, the
+    `K^T` of attention, the VJP's `W^T` and `X^T`) is a strided gather when
+    left to scalar loops: each element read touches another cache line, and
+    power-of-two row lengths make the lines collide in the same cache sets
+    (a 512x512 f32 transpose ran at 3.5 GB/s). Here the two dimensions it
+    swaps are tiled by one vector's lanes (16x16 for f32 with AVX-512, every
+    other dimension by 1; non-dividing tiles are peeled, so every tile is
+    static), each tile is read as whole rows, transposed in registers
+    (`vector.transpose`, shuffles) and written as whole rows.
+
+    With `parallel`, the outermost tile loop of a transpose of at least
+    `min-parallel-elements` elements becomes an `scf.parallel` (its tiles
+    write disjoint parts of the output): serial, the forward's `t(W)` of
+    the mlp benchmark (784x512 and 512x512) took a third of its forward
+    pass while the other core waited.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Run the tiles of large transposes on all cores">,
+    Option<"minParallelElements", "min-parallel-elements", "int64_t",
+           /*default=*/"131072",
+           "Transposes of fewer elements stay serial">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+def TadParallelizeLoopsPass
+    : Pass<"tad-parallelize-loops", "::mlir::func::FuncOp"> {
+  let summary = "Split large elementwise and reduction ops over the cores";
+  let description = [{
+    On buffers, after the matmul and transpose schedules. Every other linalg
+    op with static shapes and at least `min-work` work (loop iterations times
+    an iteration's cost: the scalar ops of its body over two, at least 1;
+    elementwise chains, softmax and normalization rows, pooling, im2col) is
+    tiled along its outermost
+    parallel dimensions into an `scf.parallel` loop (through `scf.forall`),
+    which `convert-scf-to-openmp` runs on all cores: the outermost parallel
+    dimension, joined by the next ones while there are fewer than 8 parallel
+    iterations (5 iterations on two threads leave one waiting). Each
+    iteration keeps the inner dimensions whole, so LLVM still vectorizes
+    them. The tile gives about 64 iterations (for load balance with any
+    thread count) of at least `min-work-per-tile` work each. Smaller ops
+    stay on one thread: an OpenMP fork/join costs a few microseconds.
+    A reduction of 1-D operands into a scalar (a loss: no parallel
+    dimension) whose combiner has a neutral element is split into about 64
+    chunks reduced on the cores into partial results, then a reduction of
+    those into the output; other reductions over all dimensions stay
+    serial.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t",
+           /*default=*/"1 << 17",
+           "Work (loop iterations times body ops / 2) below which an op "
+           "stays on one thread">,
+    Option<"minWorkPerTile", "min-work-per-tile", "int64_t",
+           /*default=*/"4096",
+           "Work one parallel iteration runs at least">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+}
+
+def TadApproximateMathPass : Pass<"tad-approximate-math"> {
+  let summary = "Replace f32 tanh, exp, expm1, log, log1p, log2 and erf by "
+                "polynomial approximations";
+  let description = [{
+    Upstream's `math` polynomial approximations (a few ulp in f32): the
+    results are plain arith/math.fma/math.floor, which vectorize, where a
+    libm call per element does not. f64 (and every other op) is left to
+    libm and LLVM's intrinsics.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg producers into their consumers, "
+                "except into contractions; multi-output fusion of shared "
+                "producers";
+  let description = [{
+    `linalg-fuse-elementwise-ops` with a control function: a single-use
+    producer is fused into a `linalg.generic` consumer unless the consumer
+    is a contraction. Upstream's pass also fuses an elementwise producer
+    (a layer norm's scaling, a ReLU) into a consuming `linalg.matmul`, which
+    generalizes the matmul, recomputes the producer for every output column
+    and leaves nothing for `tad-vectorize-contractions` to schedule.
+
+    A producer with several users (which upstream's patterns would compute
+    again inside the consumer) fuses into an all-parallel consumer that
+    reads it through a permutation as one multi-output op, which also
+    returns the producer's values to the other users; the consumer moves up
+    to the first of them, with the side-effect-free ops that compute its
+    other operands. Not for ops that
+    read `linalg.index` (tad-collapse-dims would no longer merge their
+    loops) or whose values are inserted into larger tensors (empty-tensor
+    elimination writes those in place).
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
+  let summary = "Read a transposed A operand of a matmul in place";
+  let description = [{
+    On tensors. A `linalg.matmul` (or `linalg.batch_matmul`, batch dimension
+    in place) whose A operand is a `linalg.transpose` reads the transpose's
+    input through a permuted indexing map instead; the transpose is erased
+    when nothing else uses it. The VJP of `X @ W` computes `X^T @ dY` this
+    way without materializing `X^T`. The register tiles read an mr-long
+    column of A per k, consecutive in the transposed layout; B transposes
+    are left alone (they would turn the nr-wide rows of B into gathers).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TadCollapseDimsPass : Pass<"tad-collapse-dims"> {
+  let summary = "Merge adjacent loops of a generic that walk contiguous memory";
+  let description = [{
+    On buffers, before `tad-outline-kernels`. Adjacent loops of a
+    `linalg.generic` (projected-permutation maps, static shapes) become one
+    loop where they are of the same kind and, in every operand that uses
+    them, adjacent in this order and contiguous in memory (the outer
+    stride is the inner stride times the inner size): the operands get a
+    `memref.collapse_shape` (`linalg::collapseOpIterationDims`; a
+    `linalg.index` of a merged loop is recovered by division).
+
+    Why: LLVM fully unrolls an innermost loop of a small constant trip
+    count (a 28-wide image row) before its loop vectorizer runs, and then
+    vectorizes the next loop out, whose iterations are a row apart: gathers
+    and scatters. A ReLU over 64x6x28x28 ran at 11 GB/s that way; merged,
+    the rows are one loop of 4704 contiguous elements.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def TadAliasScopesPass
+    : Pass<"tad-alias-scopes", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Restate noalias pointer arguments as scoped alias metadata";
+  let description = [{
+    On the LLVM dialect. Every load and store (any op with the LLVM alias
+    analysis interface) whose addresses all derive, through
+    `getelementptr`, from one `noalias` pointer argument gets that
+    argument's alias scope and the other `noalias` arguments' scopes as
+    its `noalias_scopes` (what LLVM's inliner does for `noalias`
+    arguments). Functions with fewer than two `noalias` arguments are left
+    alone.
+
+    Why: the body of an `omp.parallel` is outlined by the OpenMP
+    translation into a function that receives the pointers in a context
+    struct, so their `noalias` attributes no longer reach LLVM's
+    vectorizers; the metadata on the accesses does. Without it the
+    im2col copies and pooling backward in a kernel parallelized by
+    `tad-parallelize-loops` stayed scalar (the SLP vectorizer cannot add
+    run-time overlap checks).
+  }];
+}
+
+def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Share one function per distinct linalg op on buffers";
+  let description = [{
+    On buffers, before `tad-vectorize-contractions`. Every linalg op whose
+    operands have static shapes and strides becomes a call to a private,
+    `noinline` function (a kernel) holding that op; ops that are the same
+    computation (same op, attributes, body, constants, shapes, strides and
+    element types) share one kernel. A training step repeats the same
+    computations many times (an unrolled RNN's cells, the three functions
+    of a training module, forward ops recomputed in the VJP); compiled
+    inline, LLVM vectorizes and unrolls every copy, and compile time and
+    code size grow with the number of copies rather than the number of
+    distinct kernels (an unrolled 8-step LSTM training module: 740k lines of
+    LLVM IR).
+
+    Each memref operand is passed as its base buffer (`memref<T>`, a bare
+    pointer at the ABI) plus its offset; the kernel rebuilds the view with
+    `memref.reinterpret_cast` (static sizes and strides, dynamic offset),
+    so views of different buffers and offsets share a kernel. Constant
+    operands and constants the op's body uses are cloned into the kernel;
+    an op that uses any other value from outside stays inline. Where every
+    operand the op writes is rooted in a different allocation or function
+    argument than all its other operands, the kernel's pointers are
+    `noalias` (as the entry points' are), so LLVM vectorizes its loops
+    without run-time overlap checks. That is why a computation that occurs
+    once is outlined too (default `min-uses=1`): left inline, a training
+    step's single-use ops (the backward of pooling, col2im, the loss) ran
+    on pointers LLVM had to assume may alias, and the LeNet training step
+    was 15% slower. Kernels used fewer than `min-uses` times are not
+    created. A `linalg.fill` just before a `linalg.matmul` or
+    `linalg.batch_matmul` that accumulates into the filled buffer (or, past
+    ops without memory effects, into a reshape of it: the fill then moves
+    onto that view) goes into the contraction's kernel, where
+    `tad-vectorize-contractions` starts the accumulators from the fill value
+    instead of filling memory.
+  }];
+  let options = [
+    Option<"minUses", "min-uses", "unsigned", /*default=*/"1",
+           "Outline only computations that occur at least this many times">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def TadDuplicateEmptyTensorsPass
+    : Pass<"tad-duplicate-empty-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Give every use of a tensor.empty (and every init use of a "
+                "filled one) its own";
+  let description = [{
+    Before one-shot bufferization. CSE merges the `tensor.empty` ops of a
+    function into one value per shape, so hundreds of linalg ops end up with
+    the same `outs` operand. The bufferization analysis then treats all of
+    them as writes into one aliasing set and checks every pair of them for
+    conflicts: an unrolled 32-step LSTM training step spent 9 of 18 seconds
+    of compilation there (quadratic in the number of ops). A `tensor.empty`
+    has no contents, so a copy per use means the same and keeps the sets
+    small. Likewise a `linalg.fill` of a `tensor.empty` that several ops take
+    as their init (one zero accumulator per shape after CSE) gets one fill
+    per such use: bufferized in place into each op's output (a memset)
+    instead of one filled buffer copied into every output (an unrolled LSTM
+    backward copied a 1 MiB zero buffer 31 times per call).
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
+  let summary = "Sum thin matrix products as one product of concatenations";
+  let description = [{
+    On the tad dialect, before the lowering to linalg. Rewrites
+    `add(mm(a1, b1), mm(a2, b2))` (alpha 1, each product used only by the
+    sum) to `mm(cat(a1, a2, dim 1), cat(b1, b2, dim 0))`, repeatedly, so a
+    chain of N sums becomes one product whose shared dimension is the sum
+    of theirs. The VJP of a weight used in every step of a recurrent model
+    is such a chain: `grad_W = sum_t t(g_t) @ h_t` with `[batch]`-thin
+    products. Each of them reads and writes the whole `[m, n]` gradient
+    (a 1024x256 LSTM weight, 32 steps of batch 16: 32 passes over 1 MiB
+    at a few FLOPs per byte); the combined product has k = 512 and runs at
+    the matmul kernel's rate.
+
+    A product is merged when copying its operands, `k * (m + n)` elements,
+    costs at most half a pass over its `[m, n]` result (so k is small: at
+    most 102 for 1024x256), or when its operands already are
+    concatenations only it reads (a product this pass made). Where every
+    lhs piece is a transpose `t(x_i)`, the lhs is built as
+    `t(cat(x_i, dim 0))`: one transpose of the whole. The sum is
+    reassociated; the result differs by rounding only.
+  }];
+}
+
+def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {
+  let summary = "Allow float sum and product reductions to be reassociated";
+  let description = [{
+    Adds the `reassoc` fast-math flag to the combiner (`arith.addf`,
+    `arith.mulf`) of every reduction of a linalg op. A float reduction
+    loop is a chain of dependent additions in source order; LLVM's loop
+    vectorizer only splits it into vector lanes of partial sums (and
+    interleaves several of them) when the additions may be reassociated. Without the flag
+    `sum(tanh(x * w + b) * sigmoid(x))` over 1M floats ran one scalar
+    addition chain; with it, the loop is vectorized like an elementwise
+    one. The result is summed in another order: it differs from a
+    sequential sum by rounding only (partial sums are, if anything, more
+    accurate than one long chain).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // TAD_PASSES_CPU

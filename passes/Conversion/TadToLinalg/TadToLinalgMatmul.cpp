@@ -1,0 +1,70 @@
+//===- TadToLinalgMatmul.cpp - tad matrix products to linalg --------------===//
+//
+// mm is a linalg.matmul into a zero-filled tensor.empty. addmm is that matmul
+// followed by one elementwise generic computing beta * self + alpha * product
+// with self broadcast through its indexing map; as in ATen, beta == 0 ignores
+// self entirely (NaN and inf in it do not propagate).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Conversion/TadToLinalg/TadToLinalgPatterns.h"
+
+#include "dialects/Tad/TadOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::tad;
+using namespace mlir::tad::lowering;
+
+namespace {
+
+/// `lhs @ rhs` for 2-D tensors, with result type `type`.
+Value buildMatmul(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
+                  Value rhs) {
+  Value init =
+      filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()));
+  return linalg::MatmulOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
+                                  ValueRange{init})
+      .getResult(0);
+}
+
+Value lowerMm(MmOp op, MmOp::Adaptor adaptor, OpBuilder &b) {
+  return buildMatmul(b, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                     adaptor.getSelf(), adaptor.getMat2());
+}
+
+Value lowerAddmm(AddmmOp op, AddmmOp::Adaptor adaptor, OpBuilder &b) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Location loc = op.getLoc();
+  Value product =
+      buildMatmul(b, loc, type, adaptor.getMat1(), adaptor.getMat2());
+  return addScaledProduct(b, loc, type, adaptor.getSelf(), product,
+                          op.getBeta(), op.getAlpha());
+}
+
+} // namespace
+
+Value lowering::addScaledProduct(OpBuilder &b, Location loc,
+                                RankedTensorType type, Value self,
+                                Value product, double beta, double alpha) {
+  if (beta == 0.0) {
+    if (alpha == 1.0)
+      return product;
+    return buildElementwise(b, loc, type, product,
+                            [&](OpBuilder &nb, Location nl, ValueRange args) {
+                              return scaleBy(nb, nl, args[0], alpha);
+                            });
+  }
+  return buildElementwise(
+      b, loc, type, {self, product},
+      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+        Value scaledSelf = scaleBy(nb, nl, args[0], beta);
+        Value scaledProduct = scaleBy(nb, nl, args[1], alpha);
+        return arith::AddFOp::create(nb, nl, scaledSelf, scaledProduct);
+      });
+}
+
+void lowering::populateMatmulPatterns(RewritePatternSet &patterns) {
+  addLowering<MmOp>(patterns, lowerMm);
+  addLowering<AddmmOp>(patterns, lowerAddmm);
+}

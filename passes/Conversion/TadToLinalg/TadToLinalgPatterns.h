@@ -1,0 +1,147 @@
+//===- TadToLinalgPatterns.h - tad-to-linalg internals -----------*- C++ -*-===//
+//
+// Shared by the files of the tad-to-linalg lowering: the IR builders every op
+// family uses (broadcast indexing maps, elementwise and sum generics,
+// reshapes, scalar constants) and one populate function per op family.
+// Not a public header: only passes/TadToLinalg*.cpp include it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_PASSES_CONVERSION_TADTOLINALG_TADTOLINALGPATTERNS_H
+#define TAD_PASSES_CONVERSION_TADTOLINALG_TADTOLINALGPATTERNS_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tad::lowering {
+
+//===----------------------------------------------------------------------===//
+// IR builders (TadToLinalgUtils.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Computes one element of a generic from its input elements.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// `value` as an `arith.constant` of float type `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// `value * factor` for a float scalar `value`; `value` itself when factor
+/// is 1 (ATen's alpha/beta defaults).
+Value scaleBy(OpBuilder &b, Location loc, Value value, double factor);
+
+/// The zero of any element type, as an `arith.constant`.
+Value zeroConstant(OpBuilder &b, Location loc, Type type);
+
+/// Indexing map that reads an operand of shape `input` inside an iteration
+/// space of shape `domain` with ATen broadcasting: leading dimensions that
+/// `input` lacks are dropped and its size-1 dimensions that `domain`
+/// broadcasts are read at constant index 0.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> input,
+                       ArrayRef<int64_t> domain);
+
+/// `tensor.empty` of `type` filled with `value` by `linalg.fill`.
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value value);
+
+/// One all-parallel `linalg.generic` over `resultType` whose inputs broadcast
+/// through `broadcastMap`; `body` computes an element from theirs.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, ScalarFn body);
+
+/// One `linalg.generic` over the iteration space `domain` that sums
+/// `body(inputs)` over the sorted dimensions `dims` into a zero-filled
+/// tensor of `domain` without `dims` (no keepdim). Inputs broadcast to
+/// `domain` through `broadcastMap`.
+Value buildSum(OpBuilder &b, Location loc, ArrayRef<int64_t> domain,
+               Type elementType, ValueRange inputs, ArrayRef<int64_t> dims,
+               ScalarFn body);
+
+/// `beta * self + alpha * product` with `self` broadcast to `type` (the
+/// epilogue of addmm and baddbmm); `beta == 0` ignores `self`, as ATen does.
+Value addScaledProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value self, Value product, double beta, double alpha);
+
+/// `value` divided elementwise by the constant `divisor`.
+Value divideBy(OpBuilder &b, Location loc, Value value, double divisor);
+
+/// Reshapes `value` (row-major, same element count) to `type` with
+/// `tensor.collapse_shape`/`tensor.expand_shape`: one op when a direct
+/// reassociation exists, otherwise through a 1-D tensor.
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type);
+
+/// Whether all operand and result types of `op` have static shapes, which
+/// every lowering needs (it builds static tensor.empty ops and reshapes).
+bool hasStaticShapes(Operation *op);
+
+/// Product of the sizes of `shape` at `dims`.
+int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Replaces an op by the single value that `lower` builds. The only
+/// precondition, static shapes, is checked here, so lowerings are plain
+/// functions that cannot fail; an op with a dynamic shape stays illegal and
+/// the conversion reports it.
+template <typename OpTy>
+struct LowerToValue : OpConversionPattern<OpTy> {
+  using Adaptor = typename OpTy::Adaptor;
+  using LowerFn = Value (*)(OpTy, Adaptor, OpBuilder &);
+
+  LowerToValue(MLIRContext *ctx, LowerFn lower)
+      : OpConversionPattern<OpTy>(ctx), lower(lower) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hasStaticShapes(op))
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    rewriter.replaceOp(op, lower(op, adaptor, rewriter));
+    return success();
+  }
+
+  LowerFn lower;
+};
+
+template <typename OpTy>
+void addLowering(RewritePatternSet &patterns,
+                 typename LowerToValue<OpTy>::LowerFn lower) {
+  patterns.add<LowerToValue<OpTy>>(patterns.getContext(), lower);
+}
+
+/// Unary and binary elementwise ops, scalar forms, activation backward ops,
+/// creation ops and constants (TadToLinalgElementwise.cpp).
+void populateElementwisePatterns(RewritePatternSet &patterns);
+/// mm and addmm (TadToLinalgMatmul.cpp).
+void populateMatmulPatterns(RewritePatternSet &patterns);
+/// sum, mean, sum_to_size and the mse_loss pair
+/// (TadToLinalgReduction.cpp).
+void populateReductionPatterns(RewritePatternSet &patterns);
+/// Transposes, expand and reshapes (TadToLinalgShape.cpp).
+void populateShapePatterns(RewritePatternSet &patterns);
+/// Elementwise math, activations and their backward ops, selects and
+/// clamps, comparisons and logical ops, dropout (TadToLinalgActivation.cpp).
+void populateActivationPatterns(RewritePatternSet &patterns);
+
+/// The tensor families of TadReductionOps.td, TadMatmulOps.td,
+/// TadShapeOps.td and TadIndexingOps.td: extremum/variance/logsumexp/norm/
+/// cumsum reductions (TadToLinalgExtremaAndStatistics.cpp), bmm/baddbmm/dot/mv
+/// (TadToLinalgMatmul2.cpp), views, slices, joins and splits
+/// (TadToLinalgViewsAndSlices.cpp), gather/scatter/indexing
+/// (TadToLinalgIndexing.cpp).
+void populateExtremaAndStatisticsPatterns(RewritePatternSet &patterns);
+void populateMatmul2Patterns(RewritePatternSet &patterns);
+void populateViewsAndSlicesPatterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns);
+/// Softmax, normalization and losses (TadToLinalgNN.cpp).
+void populateNNPatterns(RewritePatternSet &patterns);
+/// Convolution and pooling, forward and backward (TadToLinalgConv.cpp);
+/// `directConvolutions`: see ConvertTadToLinalgPass's option.
+void populateConvPatterns(RewritePatternSet &patterns, bool directConvolutions);
+
+} // namespace mlir::tad::lowering
+
+#endif // TAD_PASSES_CONVERSION_TADTOLINALG_TADTOLINALGPATTERNS_H
