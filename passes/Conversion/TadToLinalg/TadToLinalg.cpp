@@ -72,7 +72,6 @@ struct ConvertTadToLinalgPass
     lowering::populateNNPatterns(patterns);
     lowering::populateConvPatterns(patterns, directConvolutions);
     lowering::populateExtremaAndStatisticsPatterns(patterns);
-    lowering::populateMatmul2Patterns(patterns);
     lowering::populateViewsAndSlicesPatterns(patterns);
     lowering::populateIndexingPatterns(patterns);
     lowering::populateActivationPatterns(patterns);

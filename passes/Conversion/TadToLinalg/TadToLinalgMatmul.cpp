@@ -1,9 +1,11 @@
-//===- TadToLinalgMatmul.cpp - tad matrix products to linalg --------------===//
+//===- TadToLinalgMatmul.cpp - tad matrix and vector products to linalg ---===//
 //
-// mm is a linalg.matmul into a zero-filled tensor.empty. addmm is that matmul
-// followed by one elementwise generic computing beta * self + alpha * product
-// with self broadcast through its indexing map; as in ATen, beta == 0 ignores
-// self entirely (NaN and inf in it do not propagate).
+// mm, bmm, dot and mv are linalg.matmul, linalg.batch_matmul, linalg.dot and
+// linalg.matvec into a zero-filled tensor.empty. addmm and baddbmm are that
+// product followed by one elementwise generic computing
+// beta * self + alpha * product with self broadcast through its indexing
+// map; as in ATen, beta == 0 ignores self entirely (NaN and inf in it do not
+// propagate).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/TadToLinalgPatterns.h"
@@ -18,28 +20,57 @@ using namespace mlir::tad::lowering;
 
 namespace {
 
-/// `lhs @ rhs` for 2-D tensors, with result type `type`.
-Value buildMatmul(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
-                  Value rhs) {
+/// The product `ProductOp(lhs, rhs)` into a zero-filled init of `type`.
+template <typename ProductOp>
+Value buildProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value lhs, Value rhs) {
   Value init =
       filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()));
-  return linalg::MatmulOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
-                                  ValueRange{init})
+  return ProductOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
+                           ValueRange{init})
       .getResult(0);
 }
 
 Value lowerMm(MmOp op, MmOp::Adaptor adaptor, OpBuilder &b) {
-  return buildMatmul(b, op.getLoc(), cast<RankedTensorType>(op.getType()),
-                     adaptor.getSelf(), adaptor.getMat2());
+  return buildProduct<linalg::MatmulOp>(
+      b, op.getLoc(), cast<RankedTensorType>(op.getType()), adaptor.getSelf(),
+      adaptor.getMat2());
 }
 
 Value lowerAddmm(AddmmOp op, AddmmOp::Adaptor adaptor, OpBuilder &b) {
   auto type = cast<RankedTensorType>(op.getType());
   Location loc = op.getLoc();
-  Value product =
-      buildMatmul(b, loc, type, adaptor.getMat1(), adaptor.getMat2());
+  Value product = buildProduct<linalg::MatmulOp>(
+      b, loc, type, adaptor.getMat1(), adaptor.getMat2());
   return addScaledProduct(b, loc, type, adaptor.getSelf(), product,
                           op.getBeta(), op.getAlpha());
+}
+
+Value lowerBmm(BmmOp op, BmmOp::Adaptor adaptor, OpBuilder &b) {
+  return buildProduct<linalg::BatchMatmulOp>(
+      b, op.getLoc(), cast<RankedTensorType>(op.getType()), adaptor.getSelf(),
+      adaptor.getMat2());
+}
+
+Value lowerBaddbmm(BaddbmmOp op, BaddbmmOp::Adaptor adaptor, OpBuilder &b) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Location loc = op.getLoc();
+  Value product = buildProduct<linalg::BatchMatmulOp>(
+      b, loc, type, adaptor.getBatch1(), adaptor.getBatch2());
+  return addScaledProduct(b, loc, type, adaptor.getSelf(), product,
+                          op.getBeta(), op.getAlpha());
+}
+
+Value lowerDot(DotOp op, DotOp::Adaptor adaptor, OpBuilder &b) {
+  return buildProduct<linalg::DotOp>(
+      b, op.getLoc(), cast<RankedTensorType>(op.getType()), adaptor.getSelf(),
+      adaptor.getTensor());
+}
+
+Value lowerMv(MvOp op, MvOp::Adaptor adaptor, OpBuilder &b) {
+  return buildProduct<linalg::MatvecOp>(
+      b, op.getLoc(), cast<RankedTensorType>(op.getType()), adaptor.getSelf(),
+      adaptor.getVec());
 }
 
 } // namespace
@@ -67,4 +98,8 @@ Value lowering::addScaledProduct(OpBuilder &b, Location loc,
 void lowering::populateMatmulPatterns(RewritePatternSet &patterns) {
   addLowering<MmOp>(patterns, lowerMm);
   addLowering<AddmmOp>(patterns, lowerAddmm);
+  addLowering<BmmOp>(patterns, lowerBmm);
+  addLowering<BaddbmmOp>(patterns, lowerBaddbmm);
+  addLowering<DotOp>(patterns, lowerDot);
+  addLowering<MvOp>(patterns, lowerMv);
 }

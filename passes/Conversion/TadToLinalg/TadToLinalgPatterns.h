@@ -115,7 +115,7 @@ void addLowering(RewritePatternSet &patterns,
 /// Unary and binary elementwise ops, scalar forms, activation backward ops,
 /// creation ops and constants (TadToLinalgElementwise.cpp).
 void populateElementwisePatterns(RewritePatternSet &patterns);
-/// mm and addmm (TadToLinalgMatmul.cpp).
+/// mm, addmm, bmm, baddbmm, dot and mv (TadToLinalgMatmul.cpp).
 void populateMatmulPatterns(RewritePatternSet &patterns);
 /// sum, mean, sum_to_size and the mse_loss pair
 /// (TadToLinalgReduction.cpp).
@@ -126,14 +126,12 @@ void populateShapePatterns(RewritePatternSet &patterns);
 /// clamps, comparisons and logical ops, dropout (TadToLinalgActivation.cpp).
 void populateActivationPatterns(RewritePatternSet &patterns);
 
-/// The tensor families of TadReductionOps.td, TadMatmulOps.td,
-/// TadShapeOps.td and TadIndexingOps.td: extremum/variance/logsumexp/norm/
-/// cumsum reductions (TadToLinalgExtremaAndStatistics.cpp), bmm/baddbmm/dot/mv
-/// (TadToLinalgMatmul2.cpp), views, slices, joins and splits
+/// The tensor families of TadReductionOps.td, TadShapeOps.td and
+/// TadIndexingOps.td: extremum/variance/logsumexp/norm/cumsum reductions
+/// (TadToLinalgExtremaAndStatistics.cpp), views, slices, joins and splits
 /// (TadToLinalgViewsAndSlices.cpp), gather/scatter/indexing
 /// (TadToLinalgIndexing.cpp).
 void populateExtremaAndStatisticsPatterns(RewritePatternSet &patterns);
-void populateMatmul2Patterns(RewritePatternSet &patterns);
 void populateViewsAndSlicesPatterns(RewritePatternSet &patterns);
 void populateIndexingPatterns(RewritePatternSet &patterns);
 /// Softmax, normalization and losses (TadToLinalgNN.cpp).
