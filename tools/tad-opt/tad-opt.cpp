@@ -1,13 +1,15 @@
 //===- tad-opt.cpp - mlir-opt with the tad dialect and passes -------------===//
 //
 // For lit tests and users: every upstream dialect, extension and pass, the
-// tad dialect, tad's passes (passes/Passes.td) and pipelines
-// (`tad-cpu-pipeline`, compiler/Pipeline.h; `tad-cuda-pipeline`,
+// tad dialect, tad's passes (passes/Passes.h) and pipelines
+// (`tad-pipeline`, what tadc runs, compiler/TadPipeline.h;
+// `tad-cpu-pipeline`, compiler/Pipeline.h; `tad-cuda-pipeline`,
 // compiler/GpuPipeline.h).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/GpuPipeline.h"
 #include "compiler/Pipeline.h"
+#include "compiler/TadPipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "passes/Passes.h"
@@ -24,6 +26,7 @@ int main(int argc, char **argv) {
   mlir::tad::registerTadPasses();
   mlir::tad::registerTadPipelines();
   mlir::tad::registerTadGpuPipelines();
+  mlir::tad::registerTadPipeline();
   mlir::tad::registerDefaultRuleLoader();
 
   mlir::DialectRegistry registry;

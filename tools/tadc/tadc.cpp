@@ -8,25 +8,24 @@
 // plus MLIR's context, pass manager, timing and printing options
 // (--mlir-timing, --mlir-print-ir-after-all, ...). Reads a module in the tad
 // dialect (or plain func/linalg/tensor/arith/math), differentiates the
-// requested functions, lowers to the LLVM dialect (compiler/Pipeline.h), and
-// writes the result of the requested stage. Errors are diagnostics on stderr
-// with exit code 1; no output file is left behind (outputs are written to a
-// temporary next to the destination and renamed on success).
+// requested functions, lowers to the LLVM dialect (compiler/TadPipeline.h)
+// and writes the result of the requested stage. Errors are diagnostics on
+// stderr with exit code 1; no output file is left behind (outputs are
+// written to a temporary next to the destination and renamed on success).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/GpuPipeline.h"
 #include "compiler/HeaderGen.h"
 #include "compiler/Linker.h"
 #include "compiler/ObjectEmitter.h"
-#include "compiler/Pipeline.h"
+#include "compiler/TadPipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
 #include "passes/ABI/ABI.h"
-#include "passes/Passes.h"
 #include "tools/tadc/RuleCommands.h"
 
-
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -425,80 +424,43 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   pm.enableTiming(timing);
-  // Composite ops become their decompositions before differentiation.
-  {
-    tad::TadDecomposePassOptions options;
-    if (keepOps.getNumOccurrences() == 0)
-      options.keep = {"_softmax", "_log_softmax"};
-    else
-      for (const std::string &op : keepOps)
-        if (op != "none")
-          options.keep.push_back(op);
-    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
-    pm.addPass(tad::createTadDecomposePass(options));
-  }
-  // Differentiation always runs: besides the --vjp/--jvp functions, a
-  // program can ask for a derivative by declaring it (`func.func private
-  // @f_vjp(...)`) and calling it, as a training step does.
-  {
-    tad::TadVJPPassOptions options;
-    options.functions.assign(vjpFunctions.begin(), vjpFunctions.end());
-    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
-    pm.addPass(tad::createTadVJPPass(options));
-  }
-  {
-    tad::TadJVPPassOptions options;
-    options.functions.assign(jvpFunctions.begin(), jvpFunctions.end());
-    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
-    pm.addPass(tad::createTadJVPPass(options));
-  }
-  // Composites kept whole for their own rules have no lowering: decompose
-  // them now (the primitives _softmax/_log_softmax have one and stay).
-  if (emit != Emit::MLIR) {
-    tad::TadDecomposePassOptions options;
-    options.keep = {"_softmax", "_log_softmax"};
-    options.ruleFiles.assign(ruleFiles.begin(), ruleFiles.end());
-    pm.addPass(tad::createTadDecomposePass(options));
-  }
-  tad::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.optLevel = optLevel;
-  pipelineOptions.matmulCacheTiles =
-      ArrayRef<int64_t>(llvm::to_vector(matmulCacheTiles));
-  pipelineOptions.matmulRegisterTile =
-      ArrayRef<int64_t>(llvm::to_vector(matmulRegisterTile));
-  pipelineOptions.printSchedule = printSchedule;
-  pipelineOptions.matmulPack = matmulPack;
-  pipelineOptions.outlineKernels = outlineKernels;
-  pipelineOptions.parallel = parallel && tad::hasOpenMP();
+  tad::TadPipelineOptions pipeline;
+  auto assign = [](auto &listOption, const auto &values) {
+    listOption = ArrayRef(llvm::to_vector(values));
+  };
+  assign(pipeline.vjp, vjpFunctions);
+  assign(pipeline.jvp, jvpFunctions);
+  assign(pipeline.ruleFiles, ruleFiles);
+  if (keepOps.getNumOccurrences())
+    assign(pipeline.keepOps, keepOps);
+  pipeline.target = target == Target::CUDA ? tad::PipelineTarget::CUDA
+                                           : tad::PipelineTarget::CPU;
   switch (emit) {
   case Emit::MLIR:
+    pipeline.stage = tad::PipelineStage::Differentiated;
     break;
   case Emit::Linalg:
-    // As the CPU pipeline lowers it (the GPU one keeps im2col).
-    tad::buildTadToLinalgPipeline(pm, optLevel,
-                                  target != Target::CUDA && optLevel >= 2);
+    pipeline.stage = tad::PipelineStage::Linalg;
     break;
   case Emit::Header:
-    tad::buildTadToLinalgPipeline(pm, optLevel);
-    pm.addPass(tad::createTadRecordABIPass());
+    pipeline.stage = tad::PipelineStage::Signatures;
     break;
   default:
-    if (target == Target::CUDA) {
-      tad::GpuPipelineOptions gpuOptions;
-      gpuOptions.optLevel = optLevel;
-      gpuOptions.chip = gpuArch;
-      gpuOptions.emulate = gpuEmulate;
-      gpuOptions.kernels =
-          gpuKernels == GpuKernels::Tiled ? "tiled" : "naive";
-      gpuOptions.cudaPath = cudaPath.getNumOccurrences()
-                                ? cudaPath.getValue()
-                                : tad::findCudaToolkit();
-      tad::buildTadToGpuPipeline(pm, gpuOptions);
-      break;
-    }
-    tad::buildTadToLLVMPipeline(pm, pipelineOptions);
+    pipeline.stage = tad::PipelineStage::LLVM;
     break;
   }
+  pipeline.optLevel = optLevel;
+  assign(pipeline.matmulCacheTiles, matmulCacheTiles);
+  assign(pipeline.matmulRegisterTile, matmulRegisterTile);
+  pipeline.matmulPack = matmulPack;
+  pipeline.parallel = parallel;
+  pipeline.outlineKernels = outlineKernels;
+  pipeline.printSchedule = printSchedule;
+  pipeline.chip = gpuArch.getValue();
+  pipeline.cudaPath = cudaPath.getValue();
+  pipeline.kernels = gpuKernels == GpuKernels::Tiled ? "tiled" : "naive";
+  pipeline.emulate = gpuEmulate;
+  tad::buildTadPipeline(pm, pipeline);
   if (failed(pm.run(*module)))
     return failure();
 
