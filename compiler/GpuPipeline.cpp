@@ -1,7 +1,7 @@
 //===- GpuPipeline.cpp - tad's CUDA pipeline ------------------------------===//
 //
 // See GpuPipeline.h and docs/gpu.md. Upstream passes plus tad-gpu-place and
-// tad-gpu-merge-modules (passes/GpuPlacement.cpp):
+// tad-gpu-merge-modules (passes/GPU/GpuPlacement.cpp):
 //
 //   linalg on tensors
 //     -> bufferized like the CPU pipeline (results as out-parameters)
@@ -59,11 +59,7 @@ bool tad::isSupportedGpuArch(StringRef chip) {
 /// (compiler/Pipeline.cpp), but with parallel loops.
 static void addBufferization(OpPassManager &pm,
                              const tad::GpuPipelineOptions &options) {
-  pm.addPass(tad::createTadRecordABIPass());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  addCleanups(pm);
+  tad::buildEntryPointsPipeline(pm);
   if (options.optLevel > 0) {
     // Fused elementwise chains: one kernel instead of one per op.
     pm.addPass(createLinalgElementwiseOpFusionPass());
@@ -110,33 +106,18 @@ static void addLowering(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(memref::createExpandOpsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-
-  // Device side.
-  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(LLVM::createNVVMOptimizeForTargetPass());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
-
-  // Host side: as the CPU pipeline, plus gpu-to-llvm for the runtime calls.
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  addCleanups(pm);
+  // Host side: as the CPU pipeline, plus gpu-to-llvm for the runtime calls;
+  // the device side first, from the same expanded ops.
+  tad::HostToLLVMOptions host;
+  host.gpuRuntime = true;
+  tad::buildHostToLLVMPipeline(pm, host, [](OpPassManager &modulePm) {
+    OpPassManager &device = modulePm.nest<gpu::GPUModuleOp>();
+    device.addPass(createConvertGpuOpsToNVVMOps());
+    device.addPass(LLVM::createNVVMOptimizeForTargetPass());
+    device.addPass(createCanonicalizerPass());
+    device.addPass(createCSEPass());
+    device.addPass(createReconcileUnrealizedCastsPass());
+  });
 
   // PTX through LLVM's NVPTX backend (no CUDA toolkit needed, except
   // libdevice for math functions).
@@ -156,22 +137,7 @@ static void addEmulation(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tad::createTadGpuEmulatePass());
   addCleanups(pm);
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(memref::createExpandOpsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  addCleanups(pm);
+  tad::buildHostToLLVMPipeline(pm, tad::HostToLLVMOptions());
   tad::TadExportABIPassOptions exportABI;
   exportABI.device = "emulated";
   pm.addPass(tad::createTadExportABIPass(exportABI));

@@ -28,8 +28,8 @@ static void addCleanups(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-/// Hook: optimizations on linalg on tensors, before bufferization. Tiling,
-/// packing and vectorization (shared/reference/cpu-matmul-recipe.md) go here.
+/// Optimizations on linalg on tensors, before bufferization: elementwise
+/// fusion, and transposed matmul operands read in place.
 static void addTensorOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel == 0)
@@ -101,6 +101,19 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
   addCleanups(pm);
 }
 
+void tad::buildEntryPointsPipeline(OpPassManager &pm) {
+  // The C boundary: record the tensor signature of each public function
+  // before bufferization changes it. Then everything private is inlined and
+  // dropped: one function per entry point.
+  pm.addPass(tad::createTadRecordABIPass());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  // Elementwise arith/math ops on whole tensors (valid input, but
+  // bufferization only handles them as linalg).
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  addCleanups(pm);
+}
+
 void tad::buildBufferizationPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tad::createTadDuplicateEmptyTensorsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -125,18 +138,40 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
   addCleanups(pm);
 }
 
+void tad::buildHostToLLVMPipeline(
+    OpPassManager &pm, const HostToLLVMOptions &options,
+    function_ref<void(OpPassManager &)> beforeConversion) {
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(memref::createExpandOpsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  if (beforeConversion)
+    beforeConversion(pm);
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = options.cachingAllocator;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  if (options.vectors)
+    pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.openMP)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  if (options.gpuRuntime)
+    pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCleanups(pm);
+}
+
 void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                     const CpuPipelineOptions &options) {
-  // The C boundary: record the tensor signature of each public function
-  // before bufferization changes it. Then everything private is inlined and
-  // dropped: one function per entry point.
-  pm.addPass(tad::createTadRecordABIPass());
-  pm.addPass(createInlinerPass());
-  pm.addPass(createSymbolDCEPass());
-  // Elementwise arith/math ops on whole tensors (valid input, but
-  // bufferization only handles them as linalg).
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  addCleanups(pm);
+  buildEntryPointsPipeline(pm);
   addTensorOptimizations(pm, options);
   buildBufferizationPipeline(pm);
   addBufferOptimizations(pm, options);
@@ -164,30 +199,11 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   if (options.optLevel >= 2)
     pm.addPass(tad::createTadApproximateMathPass());
 
-  // LLVM dialect. Math ops become LLVM intrinsics where LLVM has them (the
-  // backend calls libm for those it cannot expand) and libm calls otherwise.
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(memref::createExpandOpsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  // Temporaries come from the runtime's caching allocator
-  // (runtime/src/cpu/alloc_cache.c), not straight from malloc.
-  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
-  memrefToLLVM.useGenericFunctions = true;
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  addCleanups(pm);
+  HostToLLVMOptions host;
+  host.cachingAllocator = true;
+  host.vectors = true;
+  host.openMP = true;
+  buildHostToLLVMPipeline(pm, host);
   // noalias arguments as alias scopes: they outlive OpenMP's outlining.
   if (options.optLevel >= 2)
     pm.addNestedPass<LLVM::LLVMFuncOp>(tad::createTadAliasScopesPass());

@@ -67,11 +67,42 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
                               bool directConvolutions = false);
 
+/// The start of the CPU and GPU pipelines on linalg on tensors: records the
+/// C ABI signature of each public function (tad-record-abi), inlines and
+/// drops everything private (one function per entry point) and turns
+/// elementwise arith/math ops on whole tensors into linalg.
+void buildEntryPointsPipeline(OpPassManager &pm);
+
 /// Bufferization shared by the CPU and GPU pipelines: identity layouts at
 /// function boundaries (static shapes become bare pointers), results
 /// written into caller-provided out-parameters, temporaries freed before
 /// returning, one tensor.empty per use (docs/architecture.md).
 void buildBufferizationPipeline(OpPassManager &pm);
+
+/// What host code holds besides scalar, control-flow and memref ops; each
+/// adds its conversion to buildHostToLLVMPipeline.
+struct HostToLLVMOptions {
+  /// Temporaries come from the runtime's caching allocator
+  /// (runtime/src/cpu/alloc_cache.c) rather than straight from malloc.
+  bool cachingAllocator = false;
+  /// Vector ops (the CPU kernels).
+  bool vectors = false;
+  /// OpenMP ops (parallel loops on the CPU).
+  bool openMP = false;
+  /// gpu dialect host ops: launches and device buffers become calls to the
+  /// `mgpu*` functions of the tad CUDA runtime.
+  bool gpuRuntime = false;
+};
+
+/// Host code on buffers, after scf-to-cf -> LLVM dialect: expands the ops
+/// that have no direct LLVM lowering (arith, memref, strided metadata,
+/// affine), runs `beforeConversion` (e.g. the device side of GPU code), then
+/// converts everything with the bare-pointer calling convention. Math ops
+/// become LLVM intrinsics where LLVM has them (the backend calls libm for
+/// those it cannot expand) and libm calls otherwise.
+void buildHostToLLVMPipeline(
+    OpPassManager &pm, const HostToLLVMOptions &options,
+    llvm::function_ref<void(OpPassManager &)> beforeConversion = nullptr);
 
 /// linalg on tensors -> LLVM dialect: records the C ABI signatures, inlines
 /// private functions, bufferizes with results as out-parameters, frees

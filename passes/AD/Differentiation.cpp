@@ -93,10 +93,13 @@ LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
   return failure(walk.wasInterrupted());
 }
 
-FailureOr<func::FuncOp>
-mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
-                                    StringRef name, FunctionType type,
-                                    bool requested) {
+/// Creates the empty function `name` of `type` next to `primal` (see
+/// createDerivativeFunction).
+static FailureOr<func::FuncOp> createFunction(SymbolTable &symbols,
+                                              func::FuncOp primal,
+                                              StringRef name,
+                                              FunctionType type,
+                                              bool requested) {
   SymbolTable::Visibility visibility = SymbolTable::Visibility::Public;
   if (auto existing = symbols.lookup<func::FuncOp>(name)) {
     if (!existing.isExternal())
@@ -123,6 +126,46 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
   symbols.insert(func);
   func.addEntryBlock();
   return func;
+}
+
+FailureOr<DerivativeFunction>
+mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
+                                    DerivativeMode mode, bool requested) {
+  if (failed(checkDifferentiable(primal)))
+    return failure();
+  DerivativeFunction derivative;
+  derivative.signature = DerivativeSignature::of(primal);
+  bool reverse = mode == DerivativeMode::Reverse;
+  FunctionType primalType = primal.getFunctionType();
+  ArrayRef<unsigned> args = derivative.signature.args;
+  ArrayRef<unsigned> results = derivative.signature.results;
+  SmallVector<Type> inputs(primalType.getInputs());
+  for (unsigned i : reverse ? results : args)
+    inputs.push_back(reverse ? primalType.getResult(i)
+                             : primalType.getInput(i));
+  SmallVector<Type> outputs(primalType.getResults());
+  for (unsigned i : reverse ? args : results)
+    outputs.push_back(reverse ? primalType.getInput(i)
+                              : primalType.getResult(i));
+  StringRef suffix = reverse ? "_vjp" : "_jvp";
+  FailureOr<func::FuncOp> func = createFunction(
+      symbols, primal, (primal.getSymName() + suffix).str(),
+      FunctionType::get(primal.getContext(), inputs, outputs), requested);
+  if (failed(func))
+    return failure();
+  derivative.func = *func;
+  derivative.numPrimalArguments = primalType.getNumInputs();
+  Block &entry = derivative.getEntryBlock();
+  for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
+    derivative.mapping.map(primal.getArgument(i), entry.getArgument(i));
+  return derivative;
+}
+
+void DerivativeFunction::finish(OpBuilder &b, ArrayRef<Value> results) {
+  SmallVector<Value> returned;
+  for (auto [value, type] : llvm::zip_equal(results, func.getResultTypes()))
+    returned.push_back(value ? value : createZeros(b, func.getLoc(), type));
+  func::ReturnOp::create(b, func.getLoc(), returned);
 }
 
 Value mlir::tad::createZeros(OpBuilder &b, Location loc, Type type) {

@@ -2,9 +2,13 @@
 #ifndef TAD_PASSES_AD_DIFFERENTIATION_H
 #define TAD_PASSES_AD_DIFFERENTIATION_H
 
+#include "passes/AD/DerivativeRules.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
 
 #include <string>
 
@@ -49,18 +53,96 @@ struct DerivativeSignature {
 /// region ops).
 LogicalResult checkDifferentiable(func::FuncOp primal);
 
-/// Creates the empty derivative function `name` of `type` next to
-/// `primal`, replacing a bodiless declaration of the same name (whose type
-/// must match and whose visibility is kept unless `requested`: a derivative
-/// asked for by name is exported).
-FailureOr<func::FuncOp> createDerivativeFunction(SymbolTable &symbols,
-                                                 func::FuncOp primal,
-                                                 StringRef name,
-                                                 FunctionType type,
-                                                 bool requested);
+/// Reverse mode (@f_vjp) or forward mode (@f_jvp).
+enum class DerivativeMode { Reverse, Forward };
+
+/// A derivative function with an empty entry block. Its arguments are the
+/// primal's, then one seed per derivative position: in reverse mode the
+/// cotangent of each float result, in forward mode the tangent of each
+/// differentiable argument. Its results are the primal's, then the
+/// derivatives: the gradient of each differentiable argument, or the
+/// tangent of each float result.
+struct DerivativeFunction {
+  func::FuncOp func;
+  DerivativeSignature signature;
+  /// The primal's arguments to the entry block's leading arguments.
+  IRMapping mapping;
+  unsigned numPrimalArguments = 0;
+
+  Block &getEntryBlock() { return func.getBody().front(); }
+  /// Seed `position` (an argument after the primal's).
+  Value getSeed(unsigned position) {
+    return getEntryBlock().getArgument(numPrimalArguments + position);
+  }
+  /// Ends the body with a return of `results`, one per result of the
+  /// function; a null value is a symbolic zero and returns a zero tensor.
+  void finish(OpBuilder &b, ArrayRef<Value> results);
+};
+
+/// Checks `primal` and creates its derivative `@<primal>_vjp` or
+/// `@<primal>_jvp` next to it, replacing a bodiless declaration of the same
+/// name (whose type must match and whose visibility is kept unless
+/// `requested`: a derivative asked for by name is exported).
+FailureOr<DerivativeFunction> createDerivativeFunction(SymbolTable &symbols,
+                                                       func::FuncOp primal,
+                                                       DerivativeMode mode,
+                                                       bool requested);
 
 /// A zero tensor of `type` (a splat tad.constant).
 Value createZeros(OpBuilder &b, Location loc, Type type);
+
+/// What tad-vjp and tad-jvp share: the rule set, loaded once in
+/// initialize(), and the walk over the module's targets. For each target
+/// it creates the derivative function of mode `DerivedT::kMode` and has
+/// `DerivedT::buildBody(OpBuilder &, DerivativeFunction &, func::FuncOp
+/// primal)` fill it; buildBody returns the values to return (null for a
+/// zero). `PassBaseT` is the pass's generated base class.
+template <typename DerivedT, template <typename> class PassBaseT>
+class DerivativePass : public PassBaseT<DerivedT> {
+public:
+  template <typename... Args>
+  DerivativePass(Args &&...args)
+      : PassBaseT<DerivedT>(std::forward<Args>(args)...) {}
+
+  LogicalResult initialize(MLIRContext *context) override {
+    FailureOr<std::shared_ptr<DerivativeRules>> loaded =
+        loadDerivativeRules(context, this->ruleFiles);
+    if (failed(loaded))
+      return failure();
+    rules = *loaded;
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(differentiateTargets(
+            this->getOperation(), this->functions,
+            DerivedT::kMode == DerivativeMode::Reverse ? "_vjp" : "_jvp",
+            [&](SymbolTable &symbols, func::FuncOp primal) {
+              return differentiate(symbols, primal);
+            })))
+      this->signalPassFailure();
+  }
+
+protected:
+  std::shared_ptr<DerivativeRules> rules;
+
+private:
+  LogicalResult differentiate(SymbolTable &symbols, func::FuncOp primal) {
+    FailureOr<DerivativeFunction> derivative = createDerivativeFunction(
+        symbols, primal, DerivedT::kMode,
+        /*requested=*/llvm::is_contained(this->functions,
+                                         primal.getSymName().str()));
+    if (failed(derivative))
+      return failure();
+    OpBuilder b = OpBuilder::atBlockEnd(&derivative->getEntryBlock());
+    FailureOr<SmallVector<Value>> results =
+        static_cast<DerivedT &>(*this).buildBody(b, *derivative, primal);
+    if (failed(results))
+      return failure();
+    derivative->finish(b, *results);
+    return success();
+  }
+};
 
 } // namespace mlir::tad
 

@@ -25,61 +25,21 @@ using namespace mlir::tad;
 
 namespace {
 
-struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
-  using Base::Base;
+struct TadJVPPass : DerivativePass<TadJVPPass, tad::impl::TadJVPPassBase> {
+  using DerivativePass::DerivativePass;
+  static constexpr DerivativeMode kMode = DerivativeMode::Forward;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    FailureOr<std::shared_ptr<DerivativeRules>> loaded =
-        loadDerivativeRules(context, ruleFiles);
-    if (failed(loaded))
-      return failure();
-    rules = *loaded;
-    return success();
-  }
-
-  void runOnOperation() override {
-    if (failed(differentiateTargets(
-            getOperation(), functions, "_jvp",
-            [&](SymbolTable &symbols, func::FuncOp primal) {
-              return differentiate(symbols, primal);
-            })))
-      signalPassFailure();
-  }
-
-  LogicalResult differentiate(SymbolTable &symbols, func::FuncOp primal) {
-    if (failed(checkDifferentiable(primal)))
-      return failure();
-    FunctionType primalType = primal.getFunctionType();
-    DerivativeSignature signature = DerivativeSignature::of(primal);
-    ArrayRef<unsigned> diffArgs = signature.args;
-    ArrayRef<unsigned> floatResults = signature.results;
-
-    SmallVector<Type> inputs(primalType.getInputs());
-    for (unsigned i : diffArgs)
-      inputs.push_back(primalType.getInput(i));
-    SmallVector<Type> results(primalType.getResults());
-    for (unsigned i : floatResults)
-      results.push_back(primalType.getResult(i));
-    FailureOr<func::FuncOp> jvp = createDerivativeFunction(
-        symbols, primal, (primal.getSymName() + "_jvp").str(),
-        FunctionType::get(&getContext(), inputs, results),
-        /*requested=*/llvm::is_contained(functions, primal.getSymName().str()));
-    if (failed(jvp))
-      return failure();
-
-    Block &entry = jvp->getBody().front();
-    OpBuilder b = OpBuilder::atBlockEnd(&entry);
-    IRMapping mapping;
+  /// Clones the primal's ops in order, each followed by the tangents of its
+  /// results. Returns the primal's results and their tangents.
+  FailureOr<SmallVector<Value>> buildBody(OpBuilder &b, DerivativeFunction &jvp,
+                                          func::FuncOp primal) {
     DenseMap<Value, Value> tangents;
-    for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
-      mapping.map(primal.getArgument(i), entry.getArgument(i));
-    for (auto [position, i] : llvm::enumerate(diffArgs))
-      tangents[entry.getArgument(i)] =
-          entry.getArgument(primalType.getNumInputs() + position);
+    for (auto [position, i] : llvm::enumerate(jvp.signature.args))
+      tangents[jvp.getEntryBlock().getArgument(i)] = jvp.getSeed(position);
 
     Block &body = primal.getBody().front();
     for (Operation &original : body.without_terminator()) {
-      Operation *op = b.clone(original, mapping);
+      Operation *op = b.clone(original, jvp.mapping);
       SmallVector<Value> operandTangents;
       bool any = false;
       for (Value operand : op->getOperands()) {
@@ -99,20 +59,13 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
           tangents[result] = tangent;
     }
 
-    SmallVector<Value> returned;
-    for (Value operand : body.getTerminator()->getOperands())
-      returned.push_back(mapping.lookupOrDefault(operand));
-    for (unsigned i : floatResults) {
-      Value tangent = tangents.lookup(returned[i]);
-      returned.push_back(
-          tangent ? tangent
-                  : createZeros(b, primal.getLoc(), returned[i].getType()));
-    }
-    func::ReturnOp::create(b, primal.getLoc(), returned);
-    return success();
+    SmallVector<Value> results = llvm::map_to_vector(
+        body.getTerminator()->getOperands(),
+        [&](Value operand) { return jvp.mapping.lookupOrDefault(operand); });
+    for (unsigned i : jvp.signature.results)
+      results.push_back(tangents.lookup(results[i]));
+    return results;
   }
-
-  std::shared_ptr<DerivativeRules> rules;
 };
 
 } // namespace

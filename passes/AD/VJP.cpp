@@ -103,65 +103,27 @@ private:
   DenseMap<Value, Value> adjoints;
 };
 
-struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
-  using Base::Base;
+struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
+  using DerivativePass::DerivativePass;
+  static constexpr DerivativeMode kMode = DerivativeMode::Reverse;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    FailureOr<std::shared_ptr<DerivativeRules>> loaded =
-        loadDerivativeRules(context, ruleFiles);
-    if (failed(loaded))
-      return failure();
-    rules = *loaded;
-    return success();
-  }
-
-  void runOnOperation() override {
-    if (failed(differentiateTargets(
-            getOperation(), functions, "_vjp",
-            [&](SymbolTable &symbols, func::FuncOp primal) {
-              return differentiate(symbols, primal);
-            })))
-      signalPassFailure();
-  }
-
-  LogicalResult differentiate(SymbolTable &symbols, func::FuncOp primal) {
-    if (failed(checkDifferentiable(primal)))
-      return failure();
-    FunctionType primalType = primal.getFunctionType();
-    DerivativeSignature signature = DerivativeSignature::of(primal);
-    ArrayRef<unsigned> diffArgs = signature.args;
-    ArrayRef<unsigned> floatResults = signature.results;
-
-    SmallVector<Type> inputs(primalType.getInputs());
-    for (unsigned i : floatResults)
-      inputs.push_back(primalType.getResult(i));
-    SmallVector<Type> results(primalType.getResults());
-    for (unsigned i : diffArgs)
-      results.push_back(primalType.getInput(i));
-    FailureOr<func::FuncOp> vjp = createDerivativeFunction(
-        symbols, primal, (primal.getSymName() + "_vjp").str(),
-        FunctionType::get(&getContext(), inputs, results),
-        /*requested=*/llvm::is_contained(functions, primal.getSymName().str()));
-    if (failed(vjp))
-      return failure();
-
-    // Primal sweep: clone the body.
-    Block &entry = vjp->getBody().front();
-    OpBuilder b = OpBuilder::atBlockEnd(&entry);
-    IRMapping mapping;
-    for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
-      mapping.map(primal.getArgument(i), entry.getArgument(i));
+  /// The primal sweep clones the body; the reverse sweep then visits the
+  /// cloned ops last to first. Returns the primal's results and the
+  /// gradients.
+  FailureOr<SmallVector<Value>> buildBody(OpBuilder &b, DerivativeFunction &vjp,
+                                          func::FuncOp primal) {
     Block &body = primal.getBody().front();
     SmallVector<Operation *> cloned;
     for (Operation &op : body.without_terminator())
-      cloned.push_back(b.clone(op, mapping));
-    SmallVector<Value> primalResults;
+      cloned.push_back(b.clone(op, vjp.mapping));
+    SmallVector<Value> results;
     for (Value operand : body.getTerminator()->getOperands())
-      primalResults.push_back(mapping.lookupOrDefault(operand));
+      results.push_back(vjp.mapping.lookupOrDefault(operand));
 
     // Activity: values that depend on a differentiable argument.
+    Block &entry = vjp.getEntryBlock();
     DenseSet<Value> varied;
-    for (unsigned i : diffArgs)
+    for (unsigned i : vjp.signature.args)
       varied.insert(entry.getArgument(i));
     for (Operation *op : cloned)
       if (llvm::any_of(op->getOperands(),
@@ -170,32 +132,21 @@ struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
           if (isFloatTensor(result.getType()))
             varied.insert(result);
 
-    // Reverse sweep.
     ReverseSweep sweep(b, *rules);
-    for (auto [position, index] : llvm::enumerate(floatResults)) {
-      Value result = primalResults[index];
+    for (auto [position, index] : llvm::enumerate(vjp.signature.results)) {
+      Value result = results[index];
       if (varied.contains(result) &&
-          failed(sweep.accumulate(nullptr, result,
-                                  entry.getArgument(primalType.getNumInputs() +
-                                                    position))))
+          failed(sweep.accumulate(nullptr, result, vjp.getSeed(position))))
         return failure();
     }
     for (Operation *op : llvm::reverse(cloned))
       if (failed(sweep.visit(op, varied)))
         return failure();
 
-    SmallVector<Value> returned(primalResults);
-    for (unsigned i : diffArgs) {
-      Value arg = entry.getArgument(i);
-      Value grad = sweep.lookup(arg);
-      returned.push_back(grad ? grad
-                              : createZeros(b, primal.getLoc(), arg.getType()));
-    }
-    func::ReturnOp::create(b, primal.getLoc(), returned);
-    return success();
+    for (unsigned i : vjp.signature.args)
+      results.push_back(sweep.lookup(entry.getArgument(i)));
+    return results;
   }
-
-  std::shared_ptr<DerivativeRules> rules;
 };
 
 } // namespace
