@@ -1,4 +1,4 @@
-//===- Passes.h - every tad pass ---------------------------------*- C++ -*-===//
+//===- Passes.h - every tad pass --------------------------------*- C++ -*-===//
 //
 // The pass declarations of every group (passes/README.md) and one entry
 // point that registers them all, for tad-opt and `--pass-pipeline` strings.

@@ -860,7 +860,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   return std::nullopt;
 }
 
-/// Builtins of the reduction/shape/indexing families (issue 3): list
+/// Builtins of the reduction/shape/indexing op families: list
 /// computations over dimensions or over the elements of a Tensor[], which
 /// the formula language cannot loop over (see docs/rules.md).
 std::optional<FailureOr<FormulaValue>>

@@ -18,7 +18,7 @@ using namespace mlir::tad::rules;
 
 using Kind = FormulaValue::Kind;
 
-/// Codegen pseudo-functions and C++ idioms of upstream formulas (issue 4):
+/// Codegen pseudo-functions and C++ idioms of upstream formulas:
 /// wrap_opt_if, std::vector<T>(n, v), TensorGeometry, .back(), the
 /// complex-number queries of real tensors and scalars, strides.
 std::optional<FailureOr<FormulaValue>>

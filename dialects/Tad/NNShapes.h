@@ -1,7 +1,7 @@
 //===- NNShapes.h - shape rules of convolution and pooling -------*- C++ -*-===//
 //
 // ATen's output-size rules for convolution and 2-D pooling, shared by type
-// inference (TadNNOps.cpp) and the lowering (passes/TadToLinalgConv.cpp).
+// inference (TadNNOps.cpp) and the lowering (TadToLinalgConv.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_DIALECT_NNSHAPES_H

@@ -1,6 +1,6 @@
 //===- TadElementwiseOps.td - elementwise math, activations, ... -*- tablegen -*-===//
 //
-// The elementwise families of issue 3: unary math, activations and the
+// The elementwise op families: unary math, activations and the
 // backward ops their rules emit, binary/ternary ops with broadcasting,
 // comparisons (i1 results) and dropout. Included at the end of TadOps.td;
 // result-type inference is in TadElementwiseOps.cpp.

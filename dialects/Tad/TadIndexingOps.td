@@ -1,10 +1,10 @@
 //===- TadIndexingOps.td - gather, scatter and indexing ---*- tablegen -*-===//
 //
-// Issue 3, family H: index_select, gather, scatter (src, value, add),
-// index_add, advanced indexing (index.Tensor, index_put), embedding and
+// index_select, gather, scatter (src, value, add), index_add, advanced
+// indexing (index.Tensor, index_put), embedding and
 // embedding_dense_backward. Index operands are i64 tensors and never
-// differentiable. Included from TadOps.td; inference in
-// TadIndexingOps.cpp, lowering in passes/TadToLinalgIndexing.cpp.
+// differentiable. Included from TadOps.td; inference in TadIndexingOps.cpp,
+// lowering in passes/Conversion/TadToLinalg/TadToLinalgIndexing.cpp.
 //
 // Out-of-range indices are undefined behaviour (no runtime checks).
 //

@@ -1,9 +1,9 @@
 //===- TadMatmulOps.td - batched and vector products ------*- tablegen -*-===//
 //
-// Issue 3, family F: bmm, baddbmm, dot and mv (mm and addmm are in
-// TadOps.td; matmul and linear are composites, decomposed elsewhere).
-// Included from TadOps.td; inference in TadMatmulOps.cpp, lowering in
-// passes/TadToLinalgMatmul2.cpp.
+// bmm, baddbmm, dot and mv (mm and addmm are in TadOps.td; matmul and
+// linear are composites, decomposed elsewhere). Included from TadOps.td;
+// inference in TadMatmulOps.cpp, lowering in
+// passes/Conversion/TadToLinalg/TadToLinalgMatmul2.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,10 +1,10 @@
 //===- TadNNOps.td - softmax, normalization, conv, pooling, losses -*- tablegen -*-===//
 //
-// Neural-network ops of issue 3 (families I, J, K of core_ops.md) and the
-// backward ops their rules emit that cannot be written as formulas over
-// other ops (scatters: convolution, pooling and nll_loss gradients). The
-// softmax and normalization backward passes are helper formulas
-// (rules/helpers.yaml) instead, so they are differentiable again.
+// Neural-network ops (softmax, normalization, convolution, pooling,
+// losses) and the backward ops their rules emit that cannot be written as
+// formulas over other ops (scatters: convolution, pooling and nll_loss
+// gradients). The softmax and normalization backward passes are helper
+// formulas (rules/helpers.yaml) instead, so they are differentiable again.
 // Included at the end of TadOps.td; inference in TadNNOps.cpp.
 //
 //===----------------------------------------------------------------------===//

@@ -1,10 +1,11 @@
 //===- TadReductionOps.td - reductions beyond sum/mean ----*- tablegen -*-===//
 //
-// Issue 3, family E: extremum reductions (amax, amin, max, min, max.dim,
-// min.dim), variance and standard deviation, logsumexp, vector norms,
-// cumsum, and value_selecting_reduction_backward, the op that the rules of
+// Extremum reductions (amax, amin, max, min, max.dim, min.dim), variance
+// and standard deviation, logsumexp, vector norms, cumsum, and
+// value_selecting_reduction_backward, the op that the rules of
 // max.dim/min.dim emit. Included from TadOps.td; inference in
-// TadReductionOps.cpp, lowering in passes/TadToLinalgReduction2.cpp.
+// TadReductionOps.cpp, lowering in
+// passes/Conversion/TadToLinalg/TadToLinalgExtremaAndStatistics.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,10 @@
 //===- TadShapeOps.td - views, copies, joins and splits ---*- tablegen -*-===//
 //
-// Issue 3, family G: _unsafe_view, permute, squeeze, slice and select with
-// their backward ops, clone, _to_copy, cat, stack, split, split_with_sizes,
-// unbind, repeat, constant_pad_nd, flip and tril. Included from TadOps.td;
-// inference in TadShapeOps.cpp, lowering in passes/TadToLinalgShape2.cpp.
+// _unsafe_view, permute, squeeze, slice and select with their backward
+// ops, clone, _to_copy, cat, stack, split, split_with_sizes, unbind, repeat,
+// constant_pad_nd, flip and tril. Included from TadOps.td; inference in
+// TadShapeOps.cpp, lowering in
+// passes/Conversion/TadToLinalg/TadToLinalgViewsAndSlices.cpp.
 //
 //===----------------------------------------------------------------------===//
 

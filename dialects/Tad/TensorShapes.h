@@ -2,7 +2,7 @@
 //
 // ATen's shape rules for slicing, padding, splitting and advanced indexing,
 // shared by type inference (Tad{Reduction,Matmul,Shape,Indexing}Ops.cpp)
-// and the lowering (passes/TadToLinalg{Shape,Indexing}.cpp).
+// and the lowering (passes/Conversion/TadToLinalg/).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_DIALECT_TENSORSHAPES_H

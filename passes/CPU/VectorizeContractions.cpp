@@ -1,7 +1,7 @@
 //===- VectorizeContractions.cpp - register-blocked matmul kernels --------===//
 //
 // See TadVectorizeContractionsPass in Passes.td and docs/performance.md.
-// The schedule of shared/reference/cpu-matmul-recipe.md in C++: cache tiles,
+// The blocked schedule of optimized BLAS libraries (Goto, BLIS): cache tiles,
 // register tiles (peeled where they do not divide), vector.contract,
 // accumulators hoisted out of the k loop, outer-product FMAs.
 //

@@ -1,4 +1,4 @@
-"""Numeric test cases for the elementwise families of issue 3: unary math,
+"""Numeric test cases for the elementwise op families: unary math,
 activations and their backward ops, binary/ternary selects and clamps,
 comparisons and logical ops, dropout (dialects/Tad/TadElementwiseOps.td).
 

@@ -1,4 +1,4 @@
-"""Numeric test cases of the NN ops (issue 3, families I-K): softmax,
+"""Numeric test cases of the NN ops: softmax,
 normalization, convolution, pooling and losses. Shapes are small: the
 finite differences cost two calls per input element."""
 

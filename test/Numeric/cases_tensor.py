@@ -1,4 +1,4 @@
-"""Numeric test cases for the tensor families of issue 3: reductions
+"""Numeric test cases for the tensor op families: reductions
 (reduction2), batched and vector products (matmul2), shape and data
 movement (shape2), gather/scatter/indexing (indexing).
 
@@ -173,7 +173,7 @@ func.func @f(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
 }""", [normal(2, 3)]),
         # An f32 round trip is a step function at the finite-difference
         # scale; the cast back in its VJP is checked in
-        # test/Passes/vjp-tensor.mlir instead.
+        # test/Passes/AD/vjp-tensor.mlir instead.
         Case("_to_copy same dtype", """
 func.func @f(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
   %0 = tad._to_copy %x {dtype = f64} : (tensor<2x3xf64>) -> tensor<2x3xf64>

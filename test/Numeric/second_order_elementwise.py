@@ -1,4 +1,4 @@
-"""Second-order checks for the elementwise families of issue 3.
+"""Second-order checks for the elementwise op families.
 
 1. Per op: every case of cases_elementwise2.py differentiated twice,
    VJP of its VJP and JVP of its VJP (a Hessian-vector product), against

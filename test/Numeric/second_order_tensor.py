@@ -1,4 +1,4 @@
-"""Second-order checks of the tensor families (issue 3): VJP of VJP and
+"""Second-order checks of the tensor op families: VJP of VJP and
 JVP of VJP (Hessian-vector products) of a small model that uses the P0
 reduction, matmul, shape and indexing ops, against central differences of
 the compiled gradient (see second_order.py).

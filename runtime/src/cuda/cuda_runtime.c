@@ -553,7 +553,7 @@ TAD_HIDDEN void mgpuSetDefaultDevice(int32_t device) {
 }
 
 /*===----------------------------------------------------------------------===*
- * The entry points' side (passes/ExportABI.cpp, device=cuda)
+ * The entry points' side (passes/ABI/ExportABI.cpp, device=cuda)
  *===----------------------------------------------------------------------===*/
 
 /* TAD_OK, or TAD_ERROR_RUNTIME with the call's first failure prefixed with

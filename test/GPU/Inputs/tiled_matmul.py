@@ -1,4 +1,4 @@
-"""--gpu-kernels=tiled (passes/GpuMatmul.cpp) under --gpu-emulate, on shapes
+"""--gpu-kernels=tiled (passes/GPU/GpuMatmul.cpp) under --gpu-emulate, on shapes
 that span several 64x64 tiles and 16-wide k slices with partial ones at
 every edge, transposed operands (the VJP's A^T and B^T), and batches: the
 forward, VJP and JVP of the tiled kernels against the naive kernels and

@@ -1,4 +1,4 @@
-"""--gpu-kernels=tiled reductions (passes/GpuMatmul.cpp: a block of 256
+"""--gpu-kernels=tiled reductions (passes/GPU/GpuMatmul.cpp: a block of 256
 threads per output element, strided partials, gpu.all_reduce) under
 --gpu-emulate: sum, mean, max, softmax, log-softmax and layer norm over
 rows long enough to be parallelized (>= 64), forward, VJP and JVP, against

@@ -61,7 +61,7 @@ func.func @square_sum(%x: tensor<16x32xf32>) -> tensor<16xf32> {
   return %sum : tensor<16xf32>
 }
 
-// The direct weight gradient of a convolution (passes/DirectConvolution.h)
+// The direct weight gradient of a convolution (passes/Conversion/TadToLinalg/DirectConvolution.h)
 // keeps its operands: the ReLU backward producing its output gradient stays
 // a generic of its own (fused, it would run once per kernel tap and hide
 // the convolution from tad-vectorize-convolutions).

@@ -358,7 +358,7 @@ TEST(Formula, Errors) {
   EXPECT_EQ(parseError("f(1x)"), "2: invalid number '1x'");
 }
 
-// Hostile nesting is an error, not a stack overflow (fuzzing, issue 4).
+// Hostile nesting is an error, not a stack overflow (found by fuzzing).
 TEST(Formula, DepthLimits) {
   std::string parens = std::string(300, '(') + "x" + std::string(300, ')');
   EXPECT_EQ(parseError(parens), "128: formula nests more than 256 levels deep");

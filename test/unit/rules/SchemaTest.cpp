@@ -344,7 +344,7 @@ TEST(Schema, VerifySchemaDirectly) {
 }
 
 // Types nest right-recursively; a bound keeps hostile input off deep
-// recursion (fuzzing, issue 4).
+// recursion (found by fuzzing the schema parser).
 TEST(Schema, TypeSuffixLimit) {
   std::string error;
   EXPECT_TRUE(succeeded(parseSchema("f(Tensor?[][][] x) -> Tensor", error)));

@@ -3,7 +3,7 @@
 
 // With direct-convolutions (the CPU pipeline from -O2 on), a 2-D convolution
 // with unit strides and dilations, one group and C*KH*KW <= 32 skips
-// im2col (passes/DirectConvolution.h): the forward is a
+// im2col (passes/Conversion/TadToLinalg/DirectConvolution.h): the forward is a
 // linalg.conv_2d_nchw_fchw into the broadcast bias, the weight gradient one
 // generic over (f, c, kh, kw, n, oh, ow) reading the padded input.
 

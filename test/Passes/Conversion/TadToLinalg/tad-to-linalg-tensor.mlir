@@ -1,8 +1,8 @@
 // RUN: tad-opt %s --tad-to-linalg -split-input-file | FileCheck %s
 
-// Lowering of the issue-3 tensor families: reductions, batched products,
-// shape ops and indexing (passes/TadToLinalg{Reduction2,Matmul2,Shape2,
-// Indexing}.cpp).
+// Lowering of the tensor op families: reductions, batched products,
+// shape ops and indexing (passes/Conversion/TadToLinalg/TadToLinalg{
+// ExtremaAndStatistics,Matmul2,ViewsAndSlices,Indexing}.cpp).
 
 // max.dim: one generic with two outputs; a later element wins only when
 // strictly greater (ties keep the first index) or a NaN replacing a number.
