@@ -240,7 +240,8 @@ def TadVectorizeContractionsPass
     each part, an iteration of an `scf.parallel`, computes a zero-filled
     partial product, and a reduction adds them to the output. The default
     sizes come from the host's vector width and cache sizes
-    (docs/performance.md); the options override them.
+    (docs/performance.md; passes/HostMachine.h says how the model is
+    detected and pinned); the options override them.
   }];
   let options = [
     ListOption<"cacheTiles", "cache-tiles", "int64_t",
@@ -249,8 +250,16 @@ def TadVectorizeContractionsPass
                "Register tile mr,nr (default: from the vector width)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Vector register width in bits (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"0",
+           "Architectural vector registers (0: the host's)">,
+    Option<"l1Bytes", "l1-bytes", "int64_t", /*default=*/"0",
+           "L1 data cache size in bytes (0: the host's)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"0",
+           "L2 cache size in bytes (0: the host's)">,
     Option<"printSchedule", "print-schedule", "bool", /*default=*/"false",
-           "Print the schedule chosen for each contraction to stderr">,
+           "Print the machine model and the schedule chosen for each "
+           "contraction to stderr">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outer cache loop of large contractions an scf.parallel "
            "(for convert-scf-to-openmp)">,
@@ -300,6 +309,9 @@ def TadVectorizeConvolutionsPass
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Vector register width in bits (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"0",
+           "Architectural vector registers (0: the host's)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Run large convolutions on all cores">,
     Option<"cores", "cores", "int64_t", /*default=*/"0",
@@ -553,6 +565,21 @@ def TadDuplicateEmptyTensorsPass
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def TadDistinctResultsPass
+    : Pass<"tad-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "Give every tensor a function returns a value of its own";
+  let description = [{
+    Before one-shot bufferization. Each result of a public function becomes
+    a buffer of the caller's (buffer-results-to-out-params), so a function
+    that returns one value twice -- `return %0, %0`, as the VJP of
+    `tanh(x + y)` does for `x` and `y`, or as CSE makes of two equal
+    constants -- needs that value in two buffers. The second and later
+    occurrences of a value in a `func.return` are replaced by a copy of it
+    in a new allocation (`bufferization.alloc_tensor ... copy`).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
