@@ -74,8 +74,9 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
     for (unsigned i = 0, e = primalType.getNumInputs(); i < e; ++i)
       mapping.map(primal.getArgument(i), entry.getArgument(i));
     for (auto [position, i] : llvm::enumerate(diffArgs))
-      tangents[entry.getArgument(i)] =
-          entry.getArgument(primalType.getNumInputs() + position);
+      if (carriesDerivative(entry.getArgument(i).getType()))
+        tangents[entry.getArgument(i)] =
+            entry.getArgument(primalType.getNumInputs() + position);
 
     Block &body = primal.getBody().front();
     for (Operation &original : body.without_terminator()) {
@@ -87,7 +88,7 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
         any |= static_cast<bool>(t);
         operandTangents.push_back(t);
       }
-      if (!any)
+      if (!any || llvm::none_of(op->getResultTypes(), carriesDerivative))
         continue;
       FailureOr<SmallVector<Value>> resultTangents =
           rules->emitJVP(b, op, operandTangents);
@@ -95,7 +96,7 @@ struct TadJVPPass : tad::impl::TadJVPPassBase<TadJVPPass> {
         return failure();
       for (auto [result, tangent] :
            llvm::zip_equal(op->getResults(), *resultTangents))
-        if (tangent)
+        if (tangent && carriesDerivative(result.getType()))
           tangents[result] = tangent;
     }
 

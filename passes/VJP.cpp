@@ -162,12 +162,13 @@ struct TadVJPPass : tad::impl::TadVJPPassBase<TadVJPPass> {
     // Activity: values that depend on a differentiable argument.
     DenseSet<Value> varied;
     for (unsigned i : diffArgs)
-      varied.insert(entry.getArgument(i));
+      if (carriesDerivative(entry.getArgument(i).getType()))
+        varied.insert(entry.getArgument(i));
     for (Operation *op : cloned)
       if (llvm::any_of(op->getOperands(),
                        [&](Value v) { return varied.contains(v); }))
         for (Value result : op->getResults())
-          if (isFloatTensor(result.getType()))
+          if (carriesDerivative(result.getType()))
             varied.insert(result);
 
     // Reverse sweep.
