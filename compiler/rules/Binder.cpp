@@ -323,8 +323,7 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
         OpaqueProperties(nullptr), RegionRange(), resultTypes);
   }
   if (failed(inferred)) {
-    InFlightDiagnostic diag = emitError(opLoc) << "'tad." << schema.fullName()
-                                               << "': " << inferenceError;
+    InFlightDiagnostic diag = emitError(opLoc) << inferenceError;
     diag.attachNote(loc) << "while " << purpose
                          << " this op with this rule formula";
     return failure();
