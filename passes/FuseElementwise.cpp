@@ -46,8 +46,10 @@ bool shouldFuse(OpOperand *fusedOperand) {
   // adding the producer's value again each time: col2im of a 1x1
   // convolution on a pooled [N, C, 1, 1] gradient then broadcast back over
   // the image (squeeze-and-excitation) came out 1 + 2 + ... + 16 times.
-  auto producerOp = cast<linalg::LinalgOp>(producer);
-  if (!consumer.getMatchingIndexingMap(fusedOperand).isPermutation() &&
+  // (The reshape folds ask this too, with a reshape as the producer.)
+  auto producerOp = dyn_cast<linalg::LinalgOp>(producer);
+  if (producerOp &&
+      !consumer.getMatchingIndexingMap(fusedOperand).isPermutation() &&
       llvm::any_of(producerOp.getDpsInitsMutable(), [&](OpOperand &init) {
         return producerOp.payloadUsesValueFromOperand(&init);
       }))
