@@ -18,6 +18,17 @@ config.environment["TAD_BUILD_DIR"] = config.tad_obj_root
 # Numeric checks record their results here (docs/ops.md's coverage table).
 config.environment["TAD_RESULTS_DIR"] = os.path.join(config.tad_obj_root, "test", "results")
 
+# Pin the machine model the CPU schedules size their tiles from (an AVX-512
+# core with 32 KiB L1, 1 MiB L2, two cores), so that a schedule test gives
+# the same verdict whatever the host's sysfs, sysconf or core count say.
+# The generated code still runs on the host (it targets the host's CPU).
+for name, value in (("TAD_HOST_VECTOR_BITS", "512"),
+                    ("TAD_HOST_VECTOR_REGISTERS", "32"),
+                    ("TAD_HOST_L1_BYTES", "32768"),
+                    ("TAD_HOST_L2_BYTES", "1048576"),
+                    ("TAD_HOST_CORES", "2")):
+    config.environment[name] = value
+
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 # FileCheck, not, count, mlir-opt, mlir-runner from Debian's LLVM 22.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -305,10 +305,29 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
                           << "' cannot infer its result types";
   DictionaryAttr attrDict = builder.getDictionaryAttr(attributes);
   SmallVector<Type> resultTypes;
-  if (failed(inference->inferReturnTypes(builder.getContext(), loc, operands,
-                                         attrDict, OpaqueProperties(nullptr),
-                                         RegionRange(), resultTypes)))
+  // An op the formula builds that rejects its operands is a property of
+  // the user's program (its shapes), not of the formula: reported at the
+  // user's op, with the formula as a note. (Errors in a formula itself,
+  // error(), stand at the formula.)
+  std::string inferenceError;
+  LogicalResult inferred = success();
+  {
+    ScopedDiagnosticHandler capture(builder.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      inferenceError = d.str();
+      return success();
+    });
+    inferred = inference->inferReturnTypes(
+        builder.getContext(), loc, operands, attrDict,
+        OpaqueProperties(nullptr), RegionRange(), resultTypes);
+  }
+  if (failed(inferred)) {
+    InFlightDiagnostic diag = emitError(opLoc) << inferenceError;
+    diag.attachNote(loc) << "while " << purpose
+                         << " this op with this rule formula";
     return failure();
+  }
 
   OperationState state(opLoc, callee.name);
   state.addOperands(operands);

@@ -69,7 +69,8 @@ class Binder {
 public:
   /// `opLoc` is the location of the op being differentiated (or, with
   /// `purpose` "decomposing", decomposed); errors in a formula point at the
-  /// rule file and carry a note "while <purpose> this op" at `opLoc`.
+  /// op at `opLoc` and carry a note "while <purpose> this op with this rule
+  /// formula" at the formula.
   Binder(OpBuilder &builder, Location opLoc, const OpCatalog &catalog,
          const HelperTable &helpers, StringRef purpose = "differentiating")
       : builder(builder), opLoc(opLoc), purpose(purpose.str()),

@@ -152,7 +152,12 @@ RuleCheckResult mlir::tad::rules::checkRuleFiles(MLIRContext *ctx,
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
     RuleCheckError error;
-    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation())) {
+    // Binding errors stand at the op and name the rule formula in a note.
+    auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    for (const Diagnostic &note : diag.getNotes())
+      if (!loc)
+        loc = dyn_cast<FileLineColLoc>(note.getLocation());
+    if (loc) {
       error.file = loc.getFilename().str();
       error.line = loc.getLine();
       error.col = loc.getColumn();

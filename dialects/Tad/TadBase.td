@@ -24,6 +24,8 @@ def Tad_Dialect : Dialect {
   // build any op generically from its schema (OperationState + inference).
   let usePropertiesForAttributes = 0;
   let hasConstantMaterializer = 1;
+  // Ops whose results hold no elements fold to empty constants.
+  let hasCanonicalizer = 1;
 }
 
 def Tad_Float : AnyTypeOf<[F32, F64]>;
@@ -40,8 +42,13 @@ def Tad_ScalarAttr : TypedAttrBase<F64, "FloatAttr",
   let constBuilderCall = "$_builder.getF64FloatAttr($0)";
 }
 
+// Declared attributes only; tensor byte sizes within int64 (TadOps.h).
+def Tad_OpInvariants : NativeOpTrait<"TadOpInvariants"> {
+  let cppNamespace = "::mlir::OpTrait::tad";
+}
+
 class Tad_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tad_Dialect, mnemonic, traits>;
+    : Op<Tad_Dialect, mnemonic, !listconcat(traits, [Tad_OpInvariants])>;
 
 // An op implementing ATen `schema`. Pure, with inferred result types.
 class Tad_AtenOp<string mnemonic, string schema, list<Trait> traits = []>

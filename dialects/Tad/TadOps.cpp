@@ -13,11 +13,51 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tad;
 
 #include "dialects/Tad/TadInterfaces.cpp.inc"
+
+/// The size in bytes of `type`'s static dimensions, or nullopt where it
+/// overflows int64 (a program with such a tensor cannot be allocated, and
+/// the size computations of the generated code would wrap).
+static std::optional<int64_t> tensorByteSize(RankedTensorType type) {
+  int64_t bytes = llvm::divideCeil(
+      std::max<unsigned>(type.getElementTypeBitWidth(), 1), 8);
+  for (int64_t dim : type.getShape()) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    if (llvm::MulOverflow(bytes, dim, bytes))
+      return std::nullopt;
+  }
+  return bytes;
+}
+
+LogicalResult mlir::tad::verifyTadOpInvariants(Operation *op) {
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  if (info) {
+    ArrayRef<StringAttr> declared = info->getAttributeNames();
+    for (NamedAttribute attr : op->getAttrs()) {
+      // Dialect attributes (`tad.saved`, `llvm.noalias`...) may ride along.
+      if (attr.getName().getValue().contains('.') ||
+          llvm::is_contained(declared, attr.getName()))
+        continue;
+      return op->emitOpError("has no attribute '")
+             << attr.getName().getValue() << "'";
+    }
+  }
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (tensor && tensor.getElementType().isIntOrFloat() &&
+        !tensorByteSize(tensor))
+      return op->emitOpError("uses ")
+             << tensor << ", whose size in bytes overflows a 64-bit integer";
+  }
+  return success();
+}
 
 namespace {
 /// Inference over explicit operand ranges (the base class's diagnostics).

@@ -12,6 +12,23 @@
 
 #include "dialects/Tad/TadInterfaces.h.inc"
 
+namespace mlir::tad {
+/// What every tad op checks besides its own verifier: no attribute the op
+/// does not declare (dialect-prefixed discardable attributes aside), and no
+/// tensor whose size in bytes a 64-bit integer cannot hold.
+LogicalResult verifyTadOpInvariants(Operation *op);
+} // namespace mlir::tad
+
+namespace mlir::OpTrait::tad {
+template <typename ConcreteType>
+class TadOpInvariants : public TraitBase<ConcreteType, TadOpInvariants> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::tad::verifyTadOpInvariants(op);
+  }
+};
+} // namespace mlir::OpTrait::tad
+
 #define GET_OP_CLASSES
 #include "dialects/Tad/TadOps.h.inc"
 

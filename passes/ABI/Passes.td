@@ -46,4 +46,19 @@ def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TadDistinctResultsPass
+    : Pass<"tad-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "Give every tensor a function returns a value of its own";
+  let description = [{
+    Before one-shot bufferization. Each result of a public function becomes
+    a buffer of the caller's (buffer-results-to-out-params), so a function
+    that returns one value twice -- `return %0, %0`, as the VJP of
+    `tanh(x + y)` does for `x` and `y`, or as CSE makes of two equal
+    constants -- needs that value in two buffers. The second and later
+    occurrences of a value in a `func.return` are replaced by a copy of it
+    in a new allocation (`bufferization.alloc_tensor ... copy`).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // TAD_PASSES_ABI

@@ -42,6 +42,15 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
            << fn.getSymName() << "' has " << kind << " #" << index
            << " with element type " << tensor.getElementType()
            << "; the tad C ABI supports f32, f64, i64, i32 and i1";
+  // MLIR's bare-pointer calling convention (which the entry points use)
+  // rejects memrefs with a zero dimension. Inside a function zero-size
+  // tensors are fine.
+  if (tensor.getNumElements() == 0)
+    return fn.emitError("exported function '")
+           << fn.getSymName() << "' has " << kind << " #" << index
+           << " of zero-size type " << type
+           << "; zero-size tensors cannot cross the tad C ABI yet (they can "
+              "be computed inside a function)";
   if (tensor.getEncoding())
     return fn.emitError("exported function '")
            << fn.getSymName() << "' has " << kind << " #" << index

@@ -14,6 +14,13 @@ bool mlir::tad::isFloatTensor(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+bool mlir::tad::carriesDerivative(Type type) {
+  if (!isFloatTensor(type))
+    return false;
+  auto tensor = cast<RankedTensorType>(type);
+  return !tensor.hasStaticShape() || tensor.getNumElements() > 0;
+}
+
 bool mlir::tad::isDifferentiableArgument(func::FuncOp func, unsigned index) {
   return isFloatTensor(func.getArgument(index).getType()) &&
          !func.getArgAttr(index, kNonDifferentiableAttr);

@@ -25,6 +25,11 @@ bool isDifferentiableArgument(func::FuncOp func, unsigned index);
 /// exist for).
 bool isFloatTensor(Type type);
 
+/// Whether a value of `type` can carry a derivative: a float tensor with
+/// elements. Zero-size tensors (valid, as in PyTorch) carry none, so no rule
+/// is ever applied to one: their gradients and tangents are empty zeros.
+bool carriesDerivative(Type type);
+
 /// The primal functions to differentiate, in order: each name in `names`
 /// (an error if missing), then every function `f` that has a bodiless
 /// declaration `f<suffix>` (the program asks for the derivative by calling

@@ -35,7 +35,9 @@ struct TadJVPPass : DerivativePass<TadJVPPass, tad::impl::TadJVPPassBase> {
                                           func::FuncOp primal) {
     DenseMap<Value, Value> tangents;
     for (auto [position, i] : llvm::enumerate(jvp.signature.args))
-      tangents[jvp.getEntryBlock().getArgument(i)] = jvp.getSeed(position);
+      if (Value arg = jvp.getEntryBlock().getArgument(i);
+          carriesDerivative(arg.getType()))
+        tangents[arg] = jvp.getSeed(position);
 
     Block &body = primal.getBody().front();
     for (Operation &original : body.without_terminator()) {
@@ -47,7 +49,7 @@ struct TadJVPPass : DerivativePass<TadJVPPass, tad::impl::TadJVPPassBase> {
         any |= static_cast<bool>(t);
         operandTangents.push_back(t);
       }
-      if (!any)
+      if (!any || llvm::none_of(op->getResultTypes(), carriesDerivative))
         continue;
       FailureOr<SmallVector<Value>> resultTangents =
           rules->emitJVP(b, op, operandTangents);
@@ -55,7 +57,7 @@ struct TadJVPPass : DerivativePass<TadJVPPass, tad::impl::TadJVPPassBase> {
         return failure();
       for (auto [result, tangent] :
            llvm::zip_equal(op->getResults(), *resultTangents))
-        if (tangent)
+        if (tangent && carriesDerivative(result.getType()))
           tangents[result] = tangent;
     }
 

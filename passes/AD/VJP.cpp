@@ -124,12 +124,13 @@ struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
     Block &entry = vjp.getEntryBlock();
     DenseSet<Value> varied;
     for (unsigned i : vjp.signature.args)
-      varied.insert(entry.getArgument(i));
+      if (carriesDerivative(entry.getArgument(i).getType()))
+        varied.insert(entry.getArgument(i));
     for (Operation *op : cloned)
       if (llvm::any_of(op->getOperands(),
                        [&](Value v) { return varied.contains(v); }))
         for (Value result : op->getResults())
-          if (isFloatTensor(result.getType()))
+          if (carriesDerivative(result.getType()))
             varied.insert(result);
 
     ReverseSweep sweep(b, *rules);

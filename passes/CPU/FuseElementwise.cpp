@@ -40,6 +40,20 @@ bool shouldFuse(OpOperand *fusedOperand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   if (!consumer || !isa<linalg::GenericOp>(consumer))
     return false;
+  // A producer that reads its own init (it accumulates into it) keeps that
+  // result in the fused op. Read by the consumer through a broadcast, the
+  // fused op would update each element of it once per broadcast iteration,
+  // adding the producer's value again each time: col2im of a 1x1
+  // convolution on a pooled [N, C, 1, 1] gradient then broadcast back over
+  // the image (squeeze-and-excitation) came out 1 + 2 + ... + 16 times.
+  // (The reshape folds ask this too, with a reshape as the producer.)
+  auto producerOp = dyn_cast<linalg::LinalgOp>(producer);
+  if (producerOp &&
+      !consumer.getMatchingIndexingMap(fusedOperand).isPermutation() &&
+      llvm::any_of(producerOp.getDpsInitsMutable(), [&](OpOperand &init) {
+        return producerOp.payloadUsesValueFromOperand(&init);
+      }))
+    return false;
   return !linalg::isaContractionOpInterface(consumer) &&
          !linalg::isaConvolutionOpInterface(consumer);
 }

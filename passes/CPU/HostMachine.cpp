@@ -1,23 +1,179 @@
 //===- HostMachine.cpp - what the CPU schedules know about the target -----===//
 #include "passes/CPU/HostMachine.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
-mlir::tad::HostMachine mlir::tad::hostMachine() {
-  HostMachine m{128, 16, 32 * 1024, 512 * 1024};
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    m = {512, 32, m.l1Bytes, m.l2Bytes};
-  else if (features.lookup("avx2") || features.lookup("avx"))
-    m = {256, 16, m.l1Bytes, m.l2Bytes};
-  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l1 > 0)
-    m.l1Bytes = l1;
-  if (l2 > 0)
-    m.l2Bytes = l2;
+using namespace mlir::tad;
+
+namespace {
+
+std::optional<std::string> readLine(const llvm::Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return std::nullopt;
+  return (*buffer)->getBuffer().trim().str();
+}
+
+/// sysfs sizes read "48K", "1024K" or "32M".
+std::optional<int64_t> parseCacheSize(llvm::StringRef text) {
+  int64_t scale = 1;
+  if (text.consume_back("K"))
+    scale = 1024;
+  else if (text.consume_back("M"))
+    scale = 1024 * 1024;
+  int64_t value;
+  if (text.getAsInteger(10, value) || value <= 0)
+    return std::nullopt;
+  return value * scale;
+}
+
+/// The L1 data and L2 cache sizes of cpu0 from sysfs (0 where absent).
+std::pair<int64_t, int64_t> sysfsCacheSizes(llvm::StringRef cpuDir) {
+  int64_t l1 = 0, l2 = 0;
+  if (cpuDir.empty())
+    return {l1, l2};
+  llvm::SmallString<128> cacheDir(cpuDir);
+  llvm::sys::path::append(cacheDir, "cpu0", "cache");
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(cacheDir, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    llvm::StringRef index = it->path();
+    if (!llvm::sys::path::filename(index).starts_with("index"))
+      continue;
+    auto level = readLine(index + "/level");
+    auto type = readLine(index + "/type");
+    auto sizeText = readLine(index + "/size");
+    if (!level || !type || !sizeText)
+      continue;
+    std::optional<int64_t> size = parseCacheSize(*sizeText);
+    if (!size)
+      continue;
+    if (*level == "1" && *type == "Data")
+      l1 = *size;
+    else if (*level == "2" && (*type == "Unified" || *type == "Data"))
+      l2 = *size;
+  }
+  return {l1, l2};
+}
+
+/// A positive integer from the environment variable `name`, if set.
+std::optional<int64_t> envInt(const HostProbe &probe, llvm::StringRef name) {
+  if (!probe.getEnv)
+    return std::nullopt;
+  std::optional<std::string> text = probe.getEnv(name);
+  int64_t value;
+  if (!text || llvm::StringRef(*text).trim().getAsInteger(10, value) ||
+      value <= 0)
+    return std::nullopt;
+  return value;
+}
+
+llvm::StringRef sourceName(HostSource source) {
+  switch (source) {
+  case HostSource::Environment:
+    return "environment";
+  case HostSource::Sysfs:
+    return "sysfs";
+  case HostSource::Sysconf:
+    return "sysconf";
+  case HostSource::CpuFeatures:
+    return "cpu features";
+  case HostSource::Default:
+    return "default: not detected";
+  }
+  llvm_unreachable("unknown host source");
+}
+
+} // namespace
+
+HostProbe HostProbe::ofThisMachine() {
+  HostProbe probe;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    probe.cpuFeatures[feature.getKey()] = feature.getValue();
+  probe.sysfsCpuDir = "/sys/devices/system/cpu";
+  probe.sysconfL1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  probe.sysconfL2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  probe.hardwareThreads = std::thread::hardware_concurrency();
+  probe.getEnv = [](llvm::StringRef name) -> std::optional<std::string> {
+    if (const char *value = std::getenv(name.str().c_str()))
+      return std::string(value);
+    return std::nullopt;
+  };
+  return probe;
+}
+
+HostMachine mlir::tad::detectHostMachine(const HostProbe &probe) {
+  HostMachine m;
+  if (probe.cpuFeatures.lookup("avx512f")) {
+    m.vectorBits = 512;
+    m.numVectors = 32;
+    m.vectorSource = HostSource::CpuFeatures;
+  } else if (probe.cpuFeatures.lookup("avx2") ||
+             probe.cpuFeatures.lookup("avx")) {
+    m.vectorBits = 256;
+    m.vectorSource = HostSource::CpuFeatures;
+  } else if (probe.cpuFeatures.lookup("sse2")) {
+    m.vectorSource = HostSource::CpuFeatures;
+  }
+
+  auto [sysfsL1, sysfsL2] = sysfsCacheSizes(probe.sysfsCpuDir);
+  auto pickCache = [](int64_t sysfs, long sysconfSize, int64_t &bytes,
+                      HostSource &source) {
+    if (sysfs > 0) {
+      bytes = sysfs;
+      source = HostSource::Sysfs;
+    } else if (sysconfSize > 0) {
+      bytes = sysconfSize;
+      source = HostSource::Sysconf;
+    }
+  };
+  pickCache(sysfsL1, probe.sysconfL1, m.l1Bytes, m.l1Source);
+  pickCache(sysfsL2, probe.sysconfL2, m.l2Bytes, m.l2Source);
+  if (probe.hardwareThreads > 0) {
+    m.cores = probe.hardwareThreads;
+    m.coresSource = HostSource::Sysconf;
+  }
+
+  auto pin = [&](llvm::StringRef name, int64_t &field, HostSource *source) {
+    if (std::optional<int64_t> value = envInt(probe, name)) {
+      field = *value;
+      if (source)
+        *source = HostSource::Environment;
+    }
+  };
+  pin("TAD_HOST_VECTOR_BITS", m.vectorBits, &m.vectorSource);
+  pin("TAD_HOST_VECTOR_REGISTERS", m.numVectors, &m.vectorSource);
+  pin("TAD_HOST_L1_BYTES", m.l1Bytes, &m.l1Source);
+  pin("TAD_HOST_L2_BYTES", m.l2Bytes, &m.l2Source);
+  pin("TAD_HOST_CORES", m.cores, &m.coresSource);
   return m;
+}
+
+const HostMachine &mlir::tad::hostMachine() {
+  static const HostMachine machine =
+      detectHostMachine(HostProbe::ofThisMachine());
+  return machine;
+}
+
+bool HostMachine::usesDefaults() const {
+  return llvm::is_contained({vectorSource, l1Source, l2Source, coresSource},
+                            HostSource::Default);
+}
+
+void HostMachine::print(llvm::raw_ostream &os) const {
+  os << "vector bits: " << vectorBits << " (" << sourceName(vectorSource)
+     << ")\n"
+     << "vector registers: " << numVectors << " (" << sourceName(vectorSource)
+     << ")\n"
+     << "L1 data bytes: " << l1Bytes << " (" << sourceName(l1Source) << ")\n"
+     << "L2 bytes: " << l2Bytes << " (" << sourceName(l2Source) << ")\n"
+     << "cores: " << cores << " (" << sourceName(coresSource) << ")\n";
 }

@@ -2,27 +2,70 @@
 //
 // tad compiles for the machine it runs on (ObjectEmitter targets the host
 // CPU), so the CPU schedules (tad-vectorize-contractions,
-// tad-vectorize-transposes) size their tiles from the host's vector width and
-// cache sizes.
+// tad-vectorize-convolutions, tad-vectorize-transposes) size their tiles from
+// the host's vector registers, cache sizes and cores. Each of these can be
+// pinned, so that a compile (and a test's verdict) does not depend on the
+// machine: by the passes' options, or for a whole compile by the environment
+// variables TAD_HOST_VECTOR_BITS, TAD_HOST_VECTOR_REGISTERS,
+// TAD_HOST_L1_BYTES, TAD_HOST_L2_BYTES and TAD_HOST_CORES.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_HOSTMACHINE_H
 #define TAD_PASSES_HOSTMACHINE_H
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
 
 namespace mlir::tad {
 
+/// Where a field of the machine model came from.
+enum class HostSource { Environment, Sysfs, Sysconf, CpuFeatures, Default };
+
 struct HostMachine {
-  int64_t vectorBits; // widest vector register
-  int64_t numVectors; // architectural vector registers
-  int64_t l1Bytes;    // L1 data cache per core
-  int64_t l2Bytes;    // L2 cache per core
+  int64_t vectorBits = 128; // widest vector register
+  int64_t numVectors = 16;  // architectural vector registers
+  int64_t l1Bytes = 32 * 1024;  // L1 data cache per core
+  int64_t l2Bytes = 512 * 1024; // L2 cache per core
+  int64_t cores = 1;            // cores the compiled code may run on
+
+  HostSource vectorSource = HostSource::Default;
+  HostSource l1Source = HostSource::Default;
+  HostSource l2Source = HostSource::Default;
+  HostSource coresSource = HostSource::Default;
+
+  /// One line per field: its value and where it came from.
+  void print(llvm::raw_ostream &os) const;
+  /// Whether a field fell back to a built-in default (detection failed).
+  bool usesDefaults() const;
 };
 
-/// The host: AVX-512 → 512 bits and 32 registers, AVX/AVX2 → 256 and 16,
-/// else 128 and 16; caches from sysconf (fallback 32 KiB / 512 KiB).
-HostMachine hostMachine();
+/// What detection reads, so that it can be tested against fixtures: the CPU
+/// feature flags, a sysfs CPU folder (`<dir>/cpu0/cache/index*/{level,type,
+/// size}`), glibc's sysconf cache sizes (<= 0: unknown), the number of
+/// hardware threads (0: unknown) and the environment.
+struct HostProbe {
+  llvm::StringMap<bool> cpuFeatures;
+  std::string sysfsCpuDir;
+  long sysconfL1 = -1, sysconfL2 = -1;
+  unsigned hardwareThreads = 0;
+  std::function<std::optional<std::string>(llvm::StringRef)> getEnv;
+
+  /// The probe of the machine this process runs on.
+  static HostProbe ofThisMachine();
+};
+
+/// The machine model from `probe`: environment overrides first, then sysfs,
+/// sysconf and the CPU features, else the defaults above.
+HostMachine detectHostMachine(const HostProbe &probe);
+
+/// The machine model of this host (detected once per process).
+const HostMachine &hostMachine();
 
 } // namespace mlir::tad
 

@@ -39,14 +39,18 @@ struct TadParallelizeLoopsPass
 /// The tile size for a parallel dimension of `extent` whose iterations each
 /// run `inner` loop iterations: about `target` tiles of at least
 /// `minPerTile` iterations, a divisor of `extent` where one is close (static
-/// tiles).
+/// tiles). The search for a divisor is bounded, so compile time does not
+/// grow with the extent (past a few hundred iterations per tile a remainder
+/// tile costs little).
 int64_t tileSize(int64_t extent, int64_t inner, int64_t minPerTile,
                  int64_t target) {
+  constexpr int64_t kMaxDivisorCandidates = 256;
   int64_t tile = std::max<int64_t>(
       llvm::divideCeil(extent, target),
       llvm::divideCeil(minPerTile, std::max<int64_t>(inner, 1)));
   tile = std::min(tile, extent);
-  for (int64_t t = tile; t <= std::min(extent, 2 * tile); ++t)
+  int64_t last = std::min({extent, 2 * tile, tile + kMaxDivisorCandidates});
+  for (int64_t t = tile; t <= last; ++t)
     if (extent % t == 0)
       return t;
   return tile;

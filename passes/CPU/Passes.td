@@ -54,7 +54,8 @@ def TadVectorizeContractionsPass
     each part, an iteration of an `scf.parallel`, computes a zero-filled
     partial product, and a reduction adds them to the output. The default
     sizes come from the host's vector width and cache sizes
-    (docs/performance.md); the options override them.
+    (docs/performance.md; passes/HostMachine.h says how the model is
+    detected and pinned); the options override them.
   }];
   let options = [
     ListOption<"cacheTiles", "cache-tiles", "int64_t",
@@ -63,8 +64,16 @@ def TadVectorizeContractionsPass
                "Register tile mr,nr (default: from the vector width)">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Vector register width in bits (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"0",
+           "Architectural vector registers (0: the host's)">,
+    Option<"l1Bytes", "l1-bytes", "int64_t", /*default=*/"0",
+           "L1 data cache size in bytes (0: the host's)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"0",
+           "L2 cache size in bytes (0: the host's)">,
     Option<"printSchedule", "print-schedule", "bool", /*default=*/"false",
-           "Print the schedule chosen for each contraction to stderr">,
+           "Print the machine model and the schedule chosen for each "
+           "contraction to stderr">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make the outer cache loop of large contractions an scf.parallel "
            "(for convert-scf-to-openmp)">,
@@ -114,6 +123,9 @@ def TadVectorizeConvolutionsPass
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Vector register width in bits (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t",
+           /*default=*/"0",
+           "Architectural vector registers (0: the host's)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Run large convolutions on all cores">,
     Option<"cores", "cores", "int64_t", /*default=*/"0",

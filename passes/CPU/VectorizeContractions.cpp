@@ -639,7 +639,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
   if (isParallel && batch == 1 && M == mc && N == nc &&
       isa<linalg::MatmulOp>(op)) {
     int64_t parts = splitKParts(
-        K, kc, cores > 0 ? cores : std::thread::hardware_concurrency());
+        K, kc, machine.cores);
     if (parts > 1) {
       if (printSchedule)
         llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +
@@ -810,6 +810,18 @@ void TadVectorizeContractionsPass::runOnOperation() {
   Machine machine = tad::hostMachine();
   if (vectorBits > 0)
     machine.vectorBits = vectorBits;
+  if (vectorRegisters > 0)
+    machine.numVectors = vectorRegisters;
+  if (l1Bytes > 0)
+    machine.l1Bytes = l1Bytes;
+  if (l2Bytes > 0)
+    machine.l2Bytes = l2Bytes;
+  if (cores > 0)
+    machine.cores = cores;
+  if (printSchedule) {
+    llvm::errs() << "tad schedule: machine model\n";
+    machine.print(llvm::errs());
+  }
 
   SmallVector<linalg::LinalgOp> contractions;
   func.walk([&](linalg::LinalgOp op) {

@@ -264,7 +264,7 @@ bool isWeightGradient(linalg::GenericOp op) {
 LogicalResult vectorizeWeightGradient(RewriterBase &rewriter,
                                       linalg::GenericOp op,
                                       const tad::HostMachine &machine,
-                                      bool parallel, int64_t cores) {
+                                      bool parallel) {
   if (!isWeightGradient(op))
     return failure();
   FloatType elemType = commonFloatType(op);
@@ -285,7 +285,7 @@ LogicalResult vectorizeWeightGradient(RewriterBase &rewriter,
   if (parallel && N * F * C * KH * KW * OH * OW >= kMinParallelWork)
     parts = std::min<int64_t>(
         N, std::clamp<int64_t>(
-               cores > 0 ? cores : std::thread::hardware_concurrency(), 1, 8));
+               machine.cores, 1, 8));
 
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -395,6 +395,10 @@ void TadVectorizeConvolutionsPass::runOnOperation() {
   tad::HostMachine machine = tad::hostMachine();
   if (vectorBits > 0)
     machine.vectorBits = vectorBits;
+  if (vectorRegisters > 0)
+    machine.numVectors = vectorRegisters;
+  if (cores > 0)
+    machine.cores = cores;
   SmallVector<linalg::LinalgOp> ops;
   getOperation().walk([&](linalg::LinalgOp op) {
     if (isa<linalg::Conv2DNchwFchwOp, linalg::GenericOp>(op))
@@ -407,7 +411,7 @@ void TadVectorizeConvolutionsPass::runOnOperation() {
     else
       (void)vectorizeWeightGradient(
           rewriter, cast<linalg::GenericOp>(op.getOperation()), machine,
-          parallel, cores);
+          parallel);
   }
 }
 

@@ -308,7 +308,7 @@ func.func @mse_loss(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %g: tensor<f32>, %gn
 //  CHECK-NEXT:   %[[V5:[^ ]+]] = tad.constant dense<2.500000e+00> : tensor<f64>
 //  CHECK-NEXT:   %[[V6:[^ ]+]] = tad.constant dense<[1, 2, 3]> : tensor<3xi64>
 //  CHECK-NEXT:   %[[V7:[^ ]+]] = tad.constant dense<[true, false]> : tensor<2xi1>
-//  CHECK-NEXT:   %[[V8:[^ ]+]] = tad.constant {tag = "kept"} dense<7> : tensor<2xi32>
+//  CHECK-NEXT:   %[[V8:[^ ]+]] = tad.constant {tad.tag = "kept"} dense<7> : tensor<2xi32>
 //  CHECK-NEXT:   return %[[V0]], %[[V1]], %[[V2]], %[[V3]], %[[V4]], %[[V5]], %[[V6]], %[[V7]], %[[V8]] : tensor<4x3xf32>, tensor<2xi64>, tensor<4x3xf32>, tensor<f64>, tensor<2x3xf32>, tensor<f64>, tensor<3xi64>, tensor<2xi1>, tensor<2xi32>
 func.func @creation(%a: tensor<4x3xf32>, %i: tensor<2xi64>, %d: tensor<f64>) -> (tensor<4x3xf32>, tensor<2xi64>, tensor<4x3xf32>, tensor<f64>, tensor<2x3xf32>, tensor<f64>, tensor<3xi64>, tensor<2xi1>, tensor<2xi32>) {
   %0 = tad.zeros_like %a : tensor<4x3xf32>
@@ -319,7 +319,7 @@ func.func @creation(%a: tensor<4x3xf32>, %i: tensor<2xi64>, %d: tensor<f64>) -> 
   %5 = tad.constant dense<2.5> : tensor<f64>
   %6 = tad.constant dense<[1, 2, 3]> : tensor<3xi64>
   %7 = tad.constant dense<[true, false]> : tensor<2xi1>
-  %8 = tad.constant {tag = "kept"} dense<7> : tensor<2xi32>
+  %8 = tad.constant {tad.tag = "kept"} dense<7> : tensor<2xi32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4x3xf32>, tensor<2xi64>, tensor<4x3xf32>, tensor<f64>, tensor<2x3xf32>, tensor<f64>, tensor<3xi64>, tensor<2xi1>, tensor<2xi32>
 }
 // The generic form spells out the attributes that the custom form elides.

@@ -23,6 +23,7 @@
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
 #include "passes/ABI/ABI.h"
+#include "passes/CPU/HostMachine.h"
 #include "tools/tadc/RuleCommands.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -197,6 +198,14 @@ static cl::opt<std::string>
                         "<tadc directory>/../lib/libtad_runtime.a)"),
                cl::value_desc("path"), cl::cat(tadcCategory));
 
+static cl::opt<bool> printHostMachine(
+    "print-host-machine",
+    cl::desc("Print the machine model the CPU schedules use (vector width, "
+             "cache sizes, cores; each with where it came from) and exit. "
+             "TAD_HOST_VECTOR_BITS, TAD_HOST_VECTOR_REGISTERS, "
+             "TAD_HOST_L1_BYTES, TAD_HOST_L2_BYTES and TAD_HOST_CORES pin it"),
+    cl::cat(tadcCategory));
+
 static cl::opt<bool> listOps(
     "list-ops",
     cl::desc("Print every tad op (name, ATen schema, attributes) and exit"),
@@ -307,14 +316,39 @@ private:
 };
 } // namespace
 
-/// Writes `path` ("-": stdout) with `write`, atomically.
+/// Whether `path` names an existing file that is not a regular one (a
+/// device such as /dev/null, a pipe): written in place, never replaced.
+static bool isSpecialFile(StringRef path) {
+  llvm::sys::fs::file_status status;
+  return !llvm::sys::fs::status(path, status) &&
+         llvm::sys::fs::exists(status) &&
+         status.type() != llvm::sys::fs::file_type::regular_file;
+}
+
+/// Writes `path` ("-": stdout) with `write`, atomically (a regular file) or
+/// in place (stdout, a device, a pipe); a failed write is an error.
 static LogicalResult
 writeOutput(MLIRContext *context, StringRef path,
             function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
-  if (path == "-") {
-    if (failed(write(llvm::outs())))
+  if (path == "-" || isSpecialFile(path)) {
+    std::error_code error;
+    std::unique_ptr<llvm::raw_fd_ostream> file;
+    if (path != "-") {
+      file = std::make_unique<llvm::raw_fd_ostream>(path, error);
+      if (error)
+        return emitError(UnknownLoc::get(context))
+               << "cannot write '" << path << "': " << error.message();
+    }
+    llvm::raw_fd_ostream &os = file ? *file : llvm::outs();
+    if (failed(write(os)))
       return failure();
-    llvm::outs().flush();
+    os.flush();
+    if (os.has_error()) {
+      error = os.error();
+      os.clear_error();
+      return emitError(UnknownLoc::get(context))
+             << "cannot write '" << path << "': " << error.message();
+    }
     return success();
   }
   FailureOr<std::unique_ptr<AtomicOutput>> output =
@@ -558,8 +592,21 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       return emitError(UnknownLoc::get(&context))
              << "cannot write '" << objectPath << "'";
   }
+  // A device or pipe as the destination (-o /dev/null) gets the linked
+  // bytes written into it; it is never renamed over.
+  bool special = isSpecialFile(outputPath);
+  SmallString<256> linkedPath;
+  if (special) {
+    if (std::error_code error = llvm::sys::fs::createTemporaryFile(
+            "tad", "so", fd, linkedPath))
+      return emitError(UnknownLoc::get(&context))
+             << "cannot create a temporary file: " << error.message();
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+  llvm::FileRemover removeLinked(linkedPath);
   FailureOr<std::unique_ptr<AtomicOutput>> output =
-      AtomicOutput::create(&context, outputPath);
+      special ? FailureOr<std::unique_ptr<AtomicOutput>>(nullptr)
+              : AtomicOutput::create(&context, outputPath);
   if (failed(output))
     return failure();
   {
@@ -567,12 +614,22 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     StringRef device = target != Target::CUDA ? ""
                        : gpuEmulate             ? "emulated"
                                                 : "cuda";
-    if (failed(tad::linkSharedObject(&context, objectPath, runtimeArchive,
-                                     getEntryPoints(*module),
-                                     (*output)->getTempPath(), device)))
+    if (failed(tad::linkSharedObject(
+            &context, objectPath, runtimeArchive, getEntryPoints(*module),
+            special ? StringRef(linkedPath) : (*output)->getTempPath(),
+            device)))
       return failure();
   }
-  return (*output)->commit(&context);
+  if (!special)
+    return (*output)->commit(&context);
+  auto linked = llvm::MemoryBuffer::getFile(linkedPath, /*IsText=*/false);
+  if (!linked)
+    return emitError(UnknownLoc::get(&context))
+           << "cannot read '" << linkedPath << "': " << linked.getError().message();
+  return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
+    os << (*linked)->getBuffer();
+    return success();
+  });
 }
 
 int main(int argc, char **argv) {
@@ -602,6 +659,17 @@ int main(int argc, char **argv) {
   installRuleLoader();
   if (listOps)
     return printOpList(context);
+  if (printHostMachine) {
+    tad::hostMachine().print(llvm::outs());
+    return 0;
+  }
+  // A schedule sized from guessed caches is slower, not wrong; say so once.
+  if (target == Target::CPU && tad::hostMachine().usesDefaults()) {
+    llvm::WithColor::note(llvm::errs(), "tadc")
+        << "host detection failed for part of the machine model; the CPU "
+           "schedule uses these values (pin them with TAD_HOST_*):\n";
+    tad::hostMachine().print(llvm::errs());
+  }
   // An error about a whole function or module would print all of it;
   // --mlir-print-op-on-diagnostic asks for that explicitly.
   cl::Option *printOp =

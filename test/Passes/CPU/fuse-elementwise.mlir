@@ -235,3 +235,39 @@ func.func @hoisted_scalar(%x: tensor<64xf32>, %c: tensor<f32>) -> (tensor<f32>, 
   } -> tensor<64xf32>
   return %loss, %u : tensor<f32>, tensor<64xf32>
 }
+
+// A producer that accumulates into its init (`out + in`, as col2im does),
+// read by its consumer through a broadcast: fused, the accumulated result
+// would be kept as a second result and updated once per broadcast
+// iteration. They stay apart. (The input gradient of adaptive_avg_pool2d(x,
+// 1) followed by a 1x1 convolution was wrong at -O1 and above.)
+// CHECK-LABEL: func.func @accumulating_producer_broadcast
+// CHECK: %[[ACC:.*]] = linalg.generic
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[ACC]] :
+// CHECK: arith.divf
+// CHECK-NOT: linalg.generic
+#acc_in = affine_map<(d0, d1) -> (d0, d1)>
+#acc_bcast = affine_map<(d0, d1, d2) -> (d0, d1)>
+#acc_full = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @accumulating_producer_broadcast(%g: tensor<2x8xf64>) -> tensor<2x8x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %n = arith.constant 16.0 : f64
+  %e = tensor.empty() : tensor<2x8xf64>
+  %z = linalg.fill ins(%zero : f64) outs(%e : tensor<2x8xf64>) -> tensor<2x8xf64>
+  %acc = linalg.generic {indexing_maps = [#acc_in, #acc_in], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<2x8xf64>) outs(%z : tensor<2x8xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %a = arith.addf %out, %in : f64
+    linalg.yield %a : f64
+  } -> tensor<2x8xf64>
+  %e2 = tensor.empty() : tensor<2x8x16xf64>
+  %b = linalg.generic {indexing_maps = [#acc_bcast, #acc_full], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%acc : tensor<2x8xf64>) outs(%e2 : tensor<2x8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %d = arith.divf %in, %n : f64
+    linalg.yield %d : f64
+  } -> tensor<2x8x16xf64>
+  return %b : tensor<2x8x16xf64>
+}

@@ -1,0 +1,95 @@
+"""Zero-size tensors inside a function are valid (as in PyTorch): a
+function that computes one compiles at every -O level, runs, and has the
+usual values and derivatives (a sum over nothing is 0, a product with an
+empty inner dimension is zeros). At the C boundary they are refused with a
+diagnostic, never an internal error or a crash."""
+import sys
+
+import numpy as np
+import tad
+
+NARROW = '{dim = 1 : i64, start = 1 : i64, length = 0 : i64}'
+CONV = ('{stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, '
+        'transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64}')
+
+CASES = {
+    # f(x, w) = sum(x) + sum(x[:, 1:1] @ w[1:1, :]) = sum(x)
+    "mm with k = 0": (f"""
+func.func @f(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> tensor<f32> {{
+  %a = tad.narrow %x {NARROW} : (tensor<2x3xf32>) -> tensor<2x0xf32>
+  %b = tad.narrow %w {{dim = 0 : i64, start = 1 : i64, length = 0 : i64}} : (tensor<3x2xf32>) -> tensor<0x2xf32>
+  %h = tad.mm %a, %b : (tensor<2x0xf32>, tensor<0x2xf32>) -> tensor<2x2xf32>
+  %s = tad.sum.dim_IntList %h : (tensor<2x2xf32>) -> tensor<f32>
+  %t = tad.sum.dim_IntList %x : (tensor<2x3xf32>) -> tensor<f32>
+  %r = tad.add.Tensor %s, %t : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}}""", [(2, 3), (3, 2)], lambda x, w: x.sum(), lambda x, w: [np.ones_like(x), np.zeros_like(w)]),
+    # f(x) = sum(tanh(x[:, 1:1])) * 3 + sum(x * x) = sum(x * x)
+    "sum of an empty tanh": (f"""
+func.func @f(%x: tensor<4x3xf32>) -> tensor<f32> {{
+  %a = tad.narrow %x {NARROW} : (tensor<4x3xf32>) -> tensor<4x0xf32>
+  %t = tad.tanh %a : tensor<4x0xf32>
+  %s = tad.sum.dim_IntList %t : (tensor<4x0xf32>) -> tensor<f32>
+  %s3 = tad.mul.Scalar %s, 3.0 : tensor<f32>
+  %q = tad.mul.Tensor %x, %x : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %u = tad.sum.dim_IntList %q : (tensor<4x3xf32>) -> tensor<f32>
+  %r = tad.add.Tensor %s3, %u : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}}""", [(4, 3)], lambda x: (x * x).sum(), lambda x: [2 * x]),
+    # A convolution with no filters inside; f = sum(x) + sum(conv(x, w[0:0]))
+    "convolution with no filters": (f"""
+func.func @f(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<f32> {{
+  %w0 = tad.narrow %w {{dim = 0 : i64, start = 0 : i64, length = 0 : i64}} : (tensor<3x2x3x3xf32>) -> tensor<0x2x3x3xf32>
+  %c = tad.convolution %x, %w0 {CONV} : (tensor<1x2x5x5xf32>, tensor<0x2x3x3xf32>) -> tensor<1x0x5x5xf32>
+  %s = tad.sum.dim_IntList %c : (tensor<1x0x5x5xf32>) -> tensor<f32>
+  %t = tad.sum.dim_IntList %x : (tensor<1x2x5x5xf32>) -> tensor<f32>
+  %r = tad.add.Tensor %s, %t : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}}""", [(1, 2, 5, 5), (3, 2, 3, 3)], lambda x, w: x.sum(),
+        lambda x, w: [np.ones_like(x), np.zeros_like(w)]),
+}
+
+BOUNDARY = """
+func.func @f(%x: tensor<2x0xf32>, %w: tensor<0x2xf32>) -> tensor<2x2xf32> {
+  %h = tad.mm %x, %w : (tensor<2x0xf32>, tensor<0x2xf32>) -> tensor<2x2xf32>
+  return %h : tensor<2x2xf32>
+}"""
+
+
+def main():
+    rng = np.random.default_rng(0)
+    failures = 0
+    for name, (text, shapes, value, gradients) in CASES.items():
+        problems = []
+        for opt in (0, 2):
+            try:
+                m = tad.compile(text, vjp=["f"], jvp=["f"], opt_level=opt)
+            except tad.CompileError as e:
+                problems.append(f"-O{opt} does not compile: {e}")
+                continue
+            args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+            if not np.allclose(m.f(*args), value(*args), rtol=1e-5):
+                problems.append(f"-O{opt} value {m.f(*args)} != {value(*args)}")
+            out = m.f_vjp(*args, np.ones((), np.float32))
+            for g, want in zip(out[1:], gradients(*args)):
+                if g.shape != want.shape or not np.allclose(g, want, rtol=1e-5):
+                    problems.append(f"-O{opt} gradient {g!r} != {want!r}")
+            tangents = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+            out = m.f_jvp(*args, *tangents)
+            want = sum((g * t).sum() for g, t in zip(gradients(*args), tangents))
+            if not np.allclose(out[1], want, rtol=1e-4, atol=1e-5):
+                problems.append(f"-O{opt} tangent {out[1]} != {want}")
+        failures += bool(problems)
+        print(f"{'FAIL' if problems else 'PASS'}: {name}" +
+              "".join("\n  " + p for p in problems))
+    try:
+        tad.compile(BOUNDARY)
+        print("FAIL: zero-size arguments at the boundary were accepted")
+        failures += 1
+    except tad.CompileError as e:
+        print(str(e).splitlines()[1])
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
