@@ -66,7 +66,6 @@ def supported():
     failed += case("GRU bidirectional", lambda: Sequence(torch.nn.GRU, bidirectional=True),
                    (4, 2, 3))
     failed += case("GRUCell", lambda: Sequence(torch.nn.GRUCell), (2, 3))
-    failed += case("LSTMCell", lambda: Sequence(torch.nn.LSTMCell), (2, 3))
     # PyTorch's decompositions of ops tad has no op for: rsub.Tensor, xlogy
     failed += case("rsub.Tensor", lambda: Fn(lambda x, y: torch.rsub(x, y, alpha=2.)),
                    (3, 4), (3, 4))
