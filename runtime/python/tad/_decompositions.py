@@ -460,7 +460,53 @@ def table():
         full = gather_positions(src, dim, where_in_src)
         return aten.where.self(mask, full, x)
 
+    def trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+        # sum over `sumdim` of the product of the three inputs, each with
+        # size-1 dimensions inserted at its `expand` positions (nn.Bilinear)
+        def expanded(t, dims):
+            for d in sorted(dims):
+                t = aten.unsqueeze.default(t, d)
+            return t
+        prod = aten.mul.Tensor(aten.mul.Tensor(expanded(i1, expand1), expanded(i2, expand2)),
+                               expanded(i3, expand3))
+        if not sumdim:
+            return prod
+        return aten.sum.dim_IntList(prod, list(sumdim), False)
+
+    def convolution(x, weight, bias, stride, padding, dilation, transposed, output_padding,
+                    groups):
+        """A transposed convolution as a direct one: the input dilated by
+        the stride (zeros between its elements), padded by
+        ``dilation * (k - 1) - padding`` (plus ``output_padding`` at the
+        end), the weight's in/out channels swapped per group and its
+        spatial dimensions flipped."""
+        if not transposed:
+            return NotImplemented
+        spatial = x.dim() - 2
+        for k in range(spatial):
+            dim = 2 + k
+            n, s = x.shape[dim], stride[k]
+            ksize = weight.shape[2 + k]
+            lo = dilation[k] * (ksize - 1) - padding[k]
+            hi = lo + output_padding[k]
+            # positions of the dilated, padded input in [x, 0]; n is the 0
+            length = (n - 1) * s + 1 + lo + hi
+            positions = []
+            for p in range(length):
+                q = p - lo
+                positions.append(q // s if 0 <= q <= (n - 1) * s and q % s == 0 else n)
+            zero = aten.new_zeros.default(x, list(x.shape[:dim]) + [1] + list(x.shape[dim + 1:]))
+            x = gather_positions(aten.cat.default([x, zero], dim), dim, positions)
+        cin, cout_g = weight.shape[0], weight.shape[1]
+        w = aten.reshape.default(weight, [groups, cin // groups, cout_g] + list(weight.shape[2:]))
+        w = aten.transpose.int(w, 1, 2)
+        w = aten.reshape.default(w, [groups * cout_g, cin // groups] + list(weight.shape[2:]))
+        w = aten.flip.default(w, list(range(2, 2 + spatial)))
+        return aten.convolution.default(x, w, bias, [1] * spatial, [0] * spatial,
+                                        list(dilation), False, [0] * spatial, groups)
+
     views = {}
+    views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
 
     for name, fn in (("diagonal_copy", diagonal),):
@@ -489,6 +535,7 @@ def table():
         aten.std_mean.correction: std_mean,
         aten.linalg_cross.default: linalg_cross,
         aten.take.default: take,
+        aten._trilinear.default: trilinear,
         aten.hardshrink.default: hardshrink, aten.celu.default: celu,
         aten.logit.default: logit, aten.log2.default: log2, aten.log10.default: log10,
         aten.hypot.default: hypot, aten.nansum.default: nansum,

@@ -208,10 +208,10 @@ def _decompositions():
                 table[op] = fn
         from ._decompositions import table as importer_table
         for op, fn in importer_table().items():
-            # index.Tensor: only the forms tad's op lacks (it returns
-            # NotImplemented for the others)
+            # index.Tensor, convolution: only the forms tad's ops lack
+            # (None indices, transposed; NotImplemented for the others)
             if tad_op_name(*_op_key(op).rsplit(".", 1)) not in ops or \
-                    op is torch.ops.aten.index.Tensor:
+                    op in (torch.ops.aten.index.Tensor, torch.ops.aten.convolution.default):
                 table[op] = fn
         table[torch.ops.aten._local_scalar_dense.default] = _read_bool
         _DECOMPOSITIONS = table
@@ -650,6 +650,49 @@ class _Emitter:
                 "but the traced program does not use its argument (the module reads it "
                 "other than through its attribute); its gradient would be silently zero")
 
+    def promotion(self, key, schema, bound, result):
+        """The element type that PyTorch's type promotion computes an op's
+        tensor operands in, where they differ (tad's ops take one element
+        type): the result's for ops with several float operands (f32 and
+        f64 mixed), and for the elementwise ops below also for integer
+        operands (``where(mask, int_tensor, x)``, ``x / count``). None when
+        nothing is to be converted."""
+        torch = _torch()
+        tensors = [self.env[bound[a.name]] for a in schema.arguments
+                   if str(a.type) in ("Tensor", "Optional[Tensor]")
+                   and isinstance(bound.get(a.name), torch.fx.Node)
+                   and isinstance(self.env.get(bound[a.name]), torch.Tensor)]
+        if len(tensors) < 2:
+            return None
+        dtypes = {t.dtype for t in tensors}
+        if len(dtypes) < 2:
+            return None
+        if isinstance(result, torch.Tensor) and result.dtype.is_floating_point:
+            target = result.dtype
+        else:
+            target = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+        if not target.is_floating_point:
+            return None
+        floats = {d for d in dtypes if d.is_floating_point}
+        if key.split(".")[0] not in _PROMOTING_OPS and not (floats - {target}):
+            return None
+        return target
+
+    def cast(self, value, dtype):
+        """``value`` converted to ``dtype`` with ``tad._to_copy`` (the
+        element types of integer, boolean and other float operands that
+        PyTorch promotes); ``value`` itself when it has that type."""
+        elem = _element_type(dtype, "a promoted operand")
+        inner = value.type[len("tensor<"):-1]
+        dims, _, current = inner.rpartition("x")
+        if current in (elem, "i1"):
+            return value  # already promoted; masks (where's condition) stay
+        new_type = "tensor<" + (dims + "x" if dims else "") + elem + ">"
+        ref = self.fresh()
+        self.lines.append(f'  {ref} = "tad._to_copy"({value.ref}) {{dtype = {elem}}}'
+                          f" : ({value.type}) -> {new_type}")
+        return _Value(ref, new_type)
+
     # -- one op ------------------------------------------------------------
     def batch_norm_updates(self, graph, placeholders):
         """The running-statistics updates of training-mode batch norms.
@@ -759,6 +802,7 @@ class _Emitter:
                        UnsupportedOpError, op=f"aten.{key}")
         info = self.ops[tad_name]
 
+        promote = self.promotion(key, schema, bound, result)
         operands, segments, attrs = [], [], []
         for a in schema.arguments:
             name, ty = a.name, str(a.type)
@@ -776,8 +820,13 @@ class _Emitter:
                     value = self.constant(torch.tensor(value, dtype=result.dtype
                                                        if isinstance(result, torch.Tensor)
                                                        else torch.float32), n)
+                elif promote is not None and self.const.get(value) and \
+                        self.env[value].dtype not in (promote, torch.bool):
+                    value = self.constant(self.env[value].to(promote), n)
                 else:
                     value = self.value_of(n, value)
+                    if promote is not None:
+                        value = self.cast(value, promote)
                 operands.append(value)
                 segments.append(1)
                 continue
@@ -839,6 +888,14 @@ def _tad_argument_types(schema: str) -> Dict[str, str]:
         depth -= ch in ")]"
         part += ch
     return types
+
+
+#: Elementwise ops whose integer tensor operands PyTorch promotes to the
+#: float dtype of the others (the remaining ops' integer operands are
+#: indices and keep their type).
+_PROMOTING_OPS = {"add", "sub", "mul", "div", "where", "maximum", "minimum", "pow",
+                  "lerp", "addcmul", "addcdiv", "clamp", "eq", "ne", "lt", "le", "gt",
+                  "ge", "atan2", "fmod", "remainder", "xlogy", "hypot", "copysign"}
 
 
 def _op_key(target) -> str:
