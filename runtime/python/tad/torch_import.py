@@ -385,6 +385,11 @@ def tad_op_name(aten_name: str, overload: str) -> str:
     return f"tad.{aten_name}" if overload == "default" else f"tad.{aten_name}.{overload}"
 
 
+class _ConstantNode(NamedTuple):
+    """A value made by the importer in place of an fx node (a constant)."""
+    value: object
+
+
 class _Value(NamedTuple):
     ref: str      # "%3", "%4#1", "%arg0"
     type: str     # "tensor<2x3xf32>"
@@ -456,6 +461,8 @@ class _Emitter:
     def value_of(self, node, arg) -> object:
         """The SSA value(s) of an fx argument (a node or a list of nodes)."""
         fx = __import__("torch").fx
+        if isinstance(arg, _ConstantNode):
+            return self.constant(arg.value, node)
         if isinstance(arg, fx.Node):
             if self.const.get(arg) and arg not in self.ssa:
                 val = self.env[arg]
@@ -678,6 +685,25 @@ class _Emitter:
             return None
         return target
 
+    def mask_indices(self, n, key, indices):
+        """Boolean mask indices (``x[mask] = v``) as the integer indices of
+        their true elements, one per masked dimension; only a constant mask
+        (its shape of true elements is static)."""
+        torch = _torch()
+        out = []
+        for v in indices:
+            t = self.env.get(v) if isinstance(v, torch.fx.Node) else None
+            if t is None or t.dtype not in (torch.bool, torch.uint8):
+                out.append(v)
+                continue
+            if not self.const.get(v):
+                self.error(n, f"aten.{key}: a boolean mask index that depends on the inputs "
+                           "(the result's shape would depend on its values)",
+                           UnsupportedOpError, op=f"aten.{key}")
+            for column in t.bool().nonzero().unbind(1):
+                out.append(_ConstantNode(column.contiguous()))
+        return out
+
     def cast(self, value, dtype):
         """``value`` converted to ``dtype`` with ``tad._to_copy`` (the
         element types of integer, boolean and other float operands that
@@ -831,6 +857,8 @@ class _Emitter:
                 segments.append(1)
                 continue
             if ty in ("List[Tensor]", "List[Optional[Tensor]]"):
+                if ty == "List[Optional[Tensor]]":
+                    value = self.mask_indices(n, key, value)
                 vals = [self.value_of(n, v) for v in value]
                 if any(v is None for v in vals):
                     self.error(n, f"aten.{key}: None in the tensor list '{name}' is not "
