@@ -505,6 +505,52 @@ def table():
         return aten.convolution.default(x, w, bias, [1] * spatial, [0] * spatial,
                                         list(dilation), False, [0] * spatial, groups)
 
+    def asinh(x):
+        # log1p(t + t^2 / (1 + sqrt(1 + t^2))) for t >= 0, odd: accurate at
+        # 0 and for large |t|, derivative 1 at 0 (no |x| kink)
+        def positive(t):
+            t2 = aten.mul.Tensor(t, t)
+            return aten.log1p.default(aten.add.Tensor(t, aten.div.Tensor(
+                t2, aten.add.Scalar(aten.sqrt.default(aten.add.Scalar(t2, 1.0)), 1.0))))
+        return aten.where.self(aten.ge.Scalar(x, 0.0), positive(x),
+                               aten.neg.default(positive(aten.neg.default(x))))
+
+    def acosh(x):
+        # log1p((x - 1) + sqrt((x - 1)(x + 1))); NaN below 1 as sqrt's
+        xm1 = aten.sub.Scalar(x, 1.0)
+        return aten.log1p.default(aten.add.Tensor(xm1, aten.sqrt.default(
+            aten.mul.Tensor(xm1, aten.add.Scalar(x, 1.0)))))
+
+    def atanh(x):
+        # log1p(2x / (1 - x)) / 2
+        return aten.mul.Scalar(aten.log1p.default(aten.div.Tensor(
+            aten.mul.Scalar(x, 2.0), aten.rsub.Scalar(x, 1.0))), 0.5)
+
+    def angle(x):
+        # real input: pi for negative values, 0 otherwise, NaN kept
+        out = aten.where.ScalarSelf(aten.lt.Scalar(x, 0.0), math.pi, aten.mul.Scalar(x, 0.0))
+        return aten.where.self(aten.isnan.default(x), x, out)
+
+    def copysign(a, b):
+        # the sign bit of b, -0.0 included (1 / -0.0 is -inf)
+        negative = aten.logical_or.default(
+            aten.lt.Scalar(b, 0.0), aten.lt.Scalar(aten.reciprocal.default(b), 0.0))
+        magnitude = aten.abs.default(a)
+        return aten.where.self(negative, aten.neg.default(magnitude), magnitude)
+
+    def cdist(x1, x2, p, compute_mode=None):
+        diff = aten.sub.Tensor(aten.unsqueeze.default(x1, -2), aten.unsqueeze.default(x2, -3))
+        return aten.linalg_vector_norm.default(diff, p, [-1])
+
+    def pdist(x, p=2.0):
+        n = x.shape[0]
+        rows = [i for i in range(n) for j in range(i + 1, n)]
+        cols = [j for i in range(n) for j in range(i + 1, n)]
+        if not rows:
+            return NotImplemented
+        diff = aten.sub.Tensor(gather_positions(x, 0, rows), gather_positions(x, 0, cols))
+        return aten.linalg_vector_norm.default(diff, p, [-1])
+
     views = {}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
@@ -536,6 +582,9 @@ def table():
         aten.linalg_cross.default: linalg_cross,
         aten.take.default: take,
         aten._trilinear.default: trilinear,
+        aten.asinh.default: asinh, aten.acosh.default: acosh, aten.atanh.default: atanh,
+        aten.angle.default: angle, aten.copysign.Tensor: copysign,
+        aten._cdist_forward.default: cdist, aten._pdist_forward.default: pdist,
         aten.hardshrink.default: hardshrink, aten.celu.default: celu,
         aten.logit.default: logit, aten.log2.default: log2, aten.log10.default: log10,
         aten.hypot.default: hypot, aten.nansum.default: nansum,
