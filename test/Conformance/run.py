@@ -19,6 +19,7 @@ import collections
 import datetime
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -198,7 +199,9 @@ def markdown(results, command, seconds, max_samples):
         "",
         f"Last run: {datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M')} UTC, "
         f"`{command}`, {seconds / 60:.1f} min, "
-        f"first {max_samples or 'default'} samples per op and per module mode.",
+        "samples: " + (f"the first {max_samples} per op and per module and mode."
+                       if max_samples else
+                       "the first 2 per op, the first 3 per module and mode (train, eval)."),
         "",
         "| | pass | unsupported | fail | excluded | total |",
         "|---|---|---|---|---|---|",
@@ -208,6 +211,19 @@ def markdown(results, command, seconds, max_samples):
         f"{mods['excluded']} | {sum(mods.values())} |",
         "",
     ]
+    fails = [r for r in results if r["status"] == "fail"]
+    lines += ["## Fails", ""]
+    lines += [f"- `{r['name']}`: {esc(r['reason'])}" for r in fails] or ["none"]
+    lines.append("")
+
+    def grouped(status, title):
+        reasons = collections.Counter(_reason_key(r["reason"]) for r in results
+                                      if r["status"] == status)
+        out = [f"## {title}", "", "| reason | cases |", "|---|---|"]
+        out += [f"| {esc(k)} | {v} |" for k, v in reasons.most_common()]
+        return out + [""]
+    lines += grouped("unsupported", "Unsupported, by reason")
+    lines += grouped("excluded", "Excluded, by reason")
     for title, kind in (("ModuleInfo", "module:"), ("OpInfo", "op:")):
         lines += [f"## {title}", "", "| case | samples (pass/unsupported/fail/excluded) | status | reason |",
                   "|---|---|---|---|"]
@@ -219,6 +235,15 @@ def markdown(results, command, seconds, max_samples):
                          f"{c['fail']}/{c['excluded']} | {r['status']} | {esc(r['reason'])} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def _reason_key(reason):
+    """A reason without its per-case details (the missing op's name stays)."""
+    m = re.match(r"unsupported op (aten\.[\w.]+)", reason)
+    if m:
+        return f"no tad op for {m.group(1)}"
+    reason = re.sub(r"\(.*", "", reason)
+    return reason.strip()[:120]
 
 
 def main():

@@ -782,6 +782,15 @@ class _Emitter:
                 tuple(self.env[bound["self"]].shape) == tuple(result.shape):
             self.ssa[n] = self.value_of(n, bound["self"])  # the whole dimension
             return
+        if key == "slice.Tensor":
+            # `x[::2]` traces end = 2^63 - 1: clamped to the dimension as
+            # PyTorch does (tad's slice_backward computes end - start + step)
+            size = self.env[bound["self"]].shape[bound.get("dim", 0)]
+            bound = dict(bound)
+            for name, default in (("start", 0), ("end", size)):
+                v = bound.get(name, default)
+                v = default if v is None else int(v)
+                bound[name] = min(max(v + size if v < 0 else v, 0), size)
         if key == "detach.default" and "tad.detach" not in self.ops:
             # A detach that feeds the result is a stop-gradient: dropping it
             # would make tad's gradients differ from torch's.
