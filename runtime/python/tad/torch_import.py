@@ -137,9 +137,103 @@ def trace(fn, example_args: Sequence):
     saved = PythonKeyTracer.record_stack_traces
     PythonKeyTracer.record_stack_traces = True
     try:
-        return make_fx(functionalize(fn))(*example_args)
+        return make_fx(functionalize(fn), decomposition_table=_decompositions())(*example_args)
+    except RuntimeError as e:
+        if "data-dependent" in str(e) or "get value out of a tracing tensor" in str(e):
+            raise TadImportError(
+                f"cannot trace{_torch_frame(e)}: it reads a tensor's value in Python "
+                "(data-dependent control flow or .item(), e.g. a check of its inputs' "
+                "values), which an ahead-of-time trace cannot follow"
+                f"{_user_frame(e)}") from None
+        raise
     finally:
         PythonKeyTracer.record_stack_traces = saved
+
+
+def _torch_frame(exc) -> str:
+    """``" torch.nn.functional.f (file:line: code)"``: the innermost frame
+    of ``exc``'s traceback in ``torch.nn`` (the library function that read
+    the value), or ""."""
+    import traceback
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith("/torch/nn/functional.py") or (
+                "/torch/nn/modules/" in frame.filename and
+                not frame.filename.endswith("/module.py")):
+            module = frame.filename[frame.filename.rfind("/torch/nn/") + 1:-3].replace("/", ".")
+            module = module.replace("torch.nn.modules.", "torch.nn.").replace(".__init__", "")
+            return (f" {module}.{frame.name} ({os.path.basename(frame.filename)}:"
+                    f"{frame.lineno}: {(frame.line or '').strip()})")
+    return ""
+
+
+def _user_frame(exc) -> str:
+    """``"\n  at file:line: code"`` of the innermost frame of ``exc``'s
+    traceback outside torch and tad (the module's own code), or ""."""
+    import traceback
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        real = os.path.realpath(frame.filename)
+        if frame.filename.startswith("<") or any(real.startswith(d) for d in _internal_dirs()):
+            continue
+        return f"\n  at {frame.filename}:{frame.lineno}: {(frame.line or '').strip()}"
+    return ""
+
+
+_DECOMPOSITIONS = None
+
+
+def _decompositions():
+    """PyTorch's own decompositions (``torch._decomp``, into ATen ops) of
+    the ops tad has no op for, applied while tracing: ``rsub.Tensor``,
+    ``norm.ScalarOpt_dim``, ``xlogy.Tensor``, ... The decompositions of
+    ``torch._refs`` (into ``prims``) are not used."""
+    global _DECOMPOSITIONS
+    if _DECOMPOSITIONS is None:
+        try:
+            from torch._decomp import decomposition_table
+        except ImportError:
+            decomposition_table = {}
+        torch = _torch()
+        ops = available_ops()
+        table = {}
+        for op, fn in decomposition_table.items():
+            if not getattr(fn, "__module__", "").startswith("torch._decomp"):
+                continue
+            if not hasattr(op, "_schema") or op._schema.is_mutable:
+                continue
+            key = _op_key(op)
+            name, overload = key.rsplit(".", 1)
+            if key in IDENTITY_OPS or key in RENAMED_OPS or key in _KEEP_OPS:
+                continue
+            if tad_op_name(name, overload) not in ops:
+                table[op] = fn
+        from ._decompositions import table as importer_table
+        for op, fn in importer_table().items():
+            # index.Tensor, convolution: only the forms tad's ops lack
+            # (None indices, transposed; NotImplemented for the others)
+            if tad_op_name(*_op_key(op).rsplit(".", 1)) not in ops or \
+                    op in (torch.ops.aten.index.Tensor, torch.ops.aten.convolution.default):
+                table[op] = fn
+        table[torch.ops.aten._local_scalar_dense.default] = _read_bool
+        _DECOMPOSITIONS = table
+    return _DECOMPOSITIONS
+
+
+def _read_bool(t):
+    """A Python bool read from a traced tensor (``if torch.any(var < 0):``)
+    is evaluated on the example values: the branch taken is baked in, as
+    for any traced control flow. Reading a number is refused (it would
+    become a constant of the program)."""
+    torch = _torch()
+    if t.dtype != torch.bool:
+        raise RuntimeError("It appears that you're trying to get value out of a tracing "
+                           "tensor (data-dependent control flow or similar)")
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+    import warnings
+    with disable_proxy_modes_tracing():
+        value = bool(torch.ops.aten._local_scalar_dense.default(t))
+    warnings.warn(f"tad.from_torch: a bool read from a tensor was {value} on the example "
+                  "inputs; the traced program keeps that branch", stacklevel=2)
+    return value
 
 
 _INTERNAL_DIRS = None
@@ -256,6 +350,8 @@ _SAME_DTYPE_ONLY = {"_to_copy.default", "to.dtype", "to.dtype_layout"}
 DATA_INDEPENDENT_OPS = {
     "new_zeros.default", "new_ones.default", "new_full.default", "zeros_like.default",
     "ones_like.default", "full_like.default", "scalar_tensor.default",
+    "empty_like.default", "new_empty.default", "empty_strided.default",
+    "new_empty_strided.default",
 }
 
 #: ATen ops printed as another tad op with the arguments renamed/dropped.
@@ -263,7 +359,21 @@ DATA_INDEPENDENT_OPS = {
 RENAMED_OPS = {
     "_unsafe_view.default": ("tad.view", {}, []),
     "_reshape_alias.default": ("tad.view", {}, ["stride"]),
+    # "unsafe" only about autograd's view tracking (LSTM/GRU gates)
+    "unsafe_split.Tensor": ("tad.split.Tensor", {}, []),
+    "unsafe_split_with_sizes.default": ("tad.split_with_sizes", {}, []),
 }
+
+#: Ops that PyTorch can decompose but the importer maps itself.
+_KEEP_OPS = {"detach.default", "lift.default", "lift_fresh.default", "slice.Tensor",
+             "dropout.default", "native_dropout.default", "_fused_dropout.default"}
+
+#: Ops whose result has the shape and dtype of an operand but unspecified
+#: contents: evaluated as zeros (a program that reads them before writing
+#: them reads garbage in PyTorch too).
+_UNINITIALIZED_OPS = {"empty_like.default", "new_empty.default",
+                      "empty.memory_format", "new_empty_strided.default",
+                      "empty_strided.default"}
 
 #: Schema argument types that tad never models as attributes; they must
 #: have their default (None) or, for dtypes, the value the result has anyway.
@@ -273,6 +383,11 @@ _UNMODELED = ("dtype", "layout", "device", "pin_memory", "memory_format",
 
 def tad_op_name(aten_name: str, overload: str) -> str:
     return f"tad.{aten_name}" if overload == "default" else f"tad.{aten_name}.{overload}"
+
+
+class _ConstantNode(NamedTuple):
+    """A value made by the importer in place of an fx node (a constant)."""
+    value: object
 
 
 class _Value(NamedTuple):
@@ -293,19 +408,24 @@ class ImportedFunction(NamedTuple):
 
 
 class _Emitter:
-    def __init__(self, gm, example_args, name, nondiff, const_args, arg_names):
+    def __init__(self, gm, example_args, name, nondiff, const_args, arg_names,
+                 params=(), originals=(), unused_ok=None):
         self.gm = gm
         self.args = list(example_args)
         self.name = name
         self.nondiff = set(nondiff)
         self.const_args = set(const_args)
         self.arg_names = arg_names
+        self.params = list(params)
+        self.originals = list(originals)
+        self.unused_ok = unused_ok
         self.lines: List[str] = []
         self.counter = 0
         self.env: Dict[object, object] = {}     # node -> concrete value
         self.const: Dict[object, bool] = {}    # node -> input-independent
         self.ssa: Dict[object, object] = {}     # node -> _Value or list
         self.const_cache: Dict[int, _Value] = {}
+        self.mutations = set()  # in-place ops on tensors made inside the function
         self.ops = available_ops()
 
     # -- helpers -----------------------------------------------------------
@@ -341,6 +461,8 @@ class _Emitter:
     def value_of(self, node, arg) -> object:
         """The SSA value(s) of an fx argument (a node or a list of nodes)."""
         fx = __import__("torch").fx
+        if isinstance(arg, _ConstantNode):
+            return self.constant(arg.value, node)
         if isinstance(arg, fx.Node):
             if self.const.get(arg) and arg not in self.ssa:
                 val = self.env[arg]
@@ -384,21 +506,29 @@ class _Emitter:
                     updated.append((idx, n.args[1]))
                     graph.erase_node(n)
                     continue
-                self.error(n, f"aten.{_op_key(n.target)} mutates "
-                           f"{'a constant' if dest is not None else 'its arguments'}; "
-                           "tad has value semantics and cannot import it",
-                           UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
-        # Dead code elimination that keeps the new values of updated buffers.
+                if dest is None or dest in placeholders:
+                    self.error(n, f"aten.{_op_key(n.target)} mutates its arguments; "
+                               "tad has value semantics and cannot import it",
+                               UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
+                # A tensor made inside the function (not seen by
+                # functionalize, e.g. a mask built from a captured one):
+                # evaluated at import time if it is input-independent.
+                self.mutations.add(n)
+        # Dead code elimination that keeps the new values of updated buffers
+        # and the in-place updates of live tensors.
         live, stack = set(), [n for n in graph.nodes if n.op == "output"]
         stack += [src for _, src in updated]
         while stack:
-            node = stack.pop()
-            if node not in live:
-                live.add(node)
-                stack.extend(node.all_input_nodes)
+            while stack:
+                node = stack.pop()
+                if node not in live:
+                    live.add(node)
+                    stack.extend(node.all_input_nodes)
+            stack = [m for m in self.mutations if m not in live and m.args[0] in live]
         for node in reversed(list(graph.nodes)):
             if node not in live and node.op != "placeholder" and not node.users:
                 graph.erase_node(node)
+        self.check_parameters(graph, placeholders)
 
         # Evaluate the whole graph once on the example values (types of every
         # value, and the values of input-independent subgraphs).
@@ -438,9 +568,19 @@ class _Emitter:
             args = torch.fx.node.map_arg(n.args, lambda a: self.env[a])
             kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: self.env[a])
             self.env[n] = n.target(*args, **kwargs)
+            if _op_key_or_none(n.target) in _UNINITIALIZED_OPS:
+                self.env[n] = torch.zeros_like(self.env[n])
             inputs = n.all_input_nodes
             self.const[n] = all(self.const[i] for i in inputs) or \
                 _op_key_or_none(n.target) in DATA_INDEPENDENT_OPS
+            if n in self.mutations:
+                if not self.const[n]:
+                    self.error(n, f"aten.{_op_key(n.target)} mutates a tensor that depends "
+                               "on the inputs; tad has value semantics and cannot import it",
+                               UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
+                # later uses of the updated tensor get a new constant
+                self.const_cache.pop(id(self.env[n.args[0]]), None)
+                continue
             if self.const[n]:
                 continue
             self.emit(n)
@@ -457,6 +597,127 @@ class _Emitter:
         return ImportedFunction(self.name, "\n".join(lines) + "\n",
                                 tuple(t.split(" ")[0] for t in arg_types),
                                 tuple(res_types), tuple(i for i, _ in updated))
+
+    def check_parameters(self, graph, placeholders):
+        """Every parameter must reach the program through its argument.
+
+        A module that reads a parameter through something other than the
+        attribute ``functional_call`` swaps (a cached list of its tensors,
+        a copy) is traced with the parameter's value folded into a constant:
+        the forward is right but the gradient would be zero. Such a
+        constant (sharing the parameter's storage, or equal to it bit for
+        bit) and a parameter without a use are errors, unless PyTorch's own
+        autograd gives that parameter no gradient either.
+        """
+        if not self.params:
+            return
+        torch = _torch()
+
+        def storage_ptr(t):
+            try:
+                return t.storage().data_ptr() if t.numel() else None
+            except (RuntimeError, NotImplementedError):
+                return None
+
+        params = [(i, self.originals[i]) for i in self.params]
+        folded = {}  # parameter index -> a node using the constant
+        for n in graph.nodes:
+            if n.op != "get_attr" or not n.users:
+                continue
+            value = _fetch_attr(self.gm, n.target)
+            if not isinstance(value, torch.Tensor):
+                continue
+            for i, p in params:
+                ptr = storage_ptr(value)
+                aliased = ptr is not None and ptr == storage_ptr(p)
+                # A parameter with a single value (zeros, ones) equals many
+                # constants by chance; only a varied one identifies itself.
+                equal = (value.shape == p.shape and value.dtype == p.dtype and
+                         p.numel() > 1 and bool((p.reshape(-1) != p.reshape(-1)[0]).any())
+                         and torch.equal(value.detach(), p.detach()))
+                if aliased or equal:
+                    folded.setdefault(i, next(iter(n.users)))
+        unused = [i for i in self.params if not placeholders[i].users]
+        suspects = sorted(set(folded) | set(unused))
+        if not suspects:
+            return
+        names = [self.arg_names[i] for i in suspects]
+        legit = self.unused_ok(names) if self.unused_ok else set()
+        for i in suspects:
+            name = self.arg_names[i]
+            if name in legit:
+                continue
+            if i in folded:
+                self.error(folded[i], f"parameter '{name}' reaches the traced program as "
+                           "a constant, not through its argument (the module reads it other "
+                           "than through its attribute, e.g. from a cached list or a copy); "
+                           "its gradient would be silently zero")
+            raise TadImportError(
+                f"parameter '{name}' requires grad and PyTorch's gradient depends on it, "
+                "but the traced program does not use its argument (the module reads it "
+                "other than through its attribute); its gradient would be silently zero")
+
+    def promotion(self, key, schema, bound, result):
+        """The element type that PyTorch's type promotion computes an op's
+        tensor operands in, where they differ (tad's ops take one element
+        type): the result's for ops with several float operands (f32 and
+        f64 mixed), and for the elementwise ops below also for integer
+        operands (``where(mask, int_tensor, x)``, ``x / count``). None when
+        nothing is to be converted."""
+        torch = _torch()
+        tensors = [self.env[bound[a.name]] for a in schema.arguments
+                   if str(a.type) in ("Tensor", "Optional[Tensor]")
+                   and isinstance(bound.get(a.name), torch.fx.Node)
+                   and isinstance(self.env.get(bound[a.name]), torch.Tensor)]
+        if len(tensors) < 2:
+            return None
+        dtypes = {t.dtype for t in tensors}
+        if len(dtypes) < 2:
+            return None
+        if isinstance(result, torch.Tensor) and result.dtype.is_floating_point:
+            target = result.dtype
+        else:
+            target = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+        if not target.is_floating_point:
+            return None
+        floats = {d for d in dtypes if d.is_floating_point}
+        if key.split(".")[0] not in _PROMOTING_OPS and not (floats - {target}):
+            return None
+        return target
+
+    def mask_indices(self, n, key, indices):
+        """Boolean mask indices (``x[mask] = v``) as the integer indices of
+        their true elements, one per masked dimension; only a constant mask
+        (its shape of true elements is static)."""
+        torch = _torch()
+        out = []
+        for v in indices:
+            t = self.env.get(v) if isinstance(v, torch.fx.Node) else None
+            if t is None or t.dtype not in (torch.bool, torch.uint8):
+                out.append(v)
+                continue
+            if not self.const.get(v):
+                self.error(n, f"aten.{key}: a boolean mask index that depends on the inputs "
+                           "(the result's shape would depend on its values)",
+                           UnsupportedOpError, op=f"aten.{key}")
+            for column in t.bool().nonzero().unbind(1):
+                out.append(_ConstantNode(column.contiguous()))
+        return out
+
+    def cast(self, value, dtype):
+        """``value`` converted to ``dtype`` with ``tad._to_copy`` (the
+        element types of integer, boolean and other float operands that
+        PyTorch promotes); ``value`` itself when it has that type."""
+        elem = _element_type(dtype, "a promoted operand")
+        inner = value.type[len("tensor<"):-1]
+        dims, _, current = inner.rpartition("x")
+        if current in (elem, "i1"):
+            return value  # already promoted; masks (where's condition) stay
+        new_type = "tensor<" + (dims + "x" if dims else "") + elem + ">"
+        ref = self.fresh()
+        self.lines.append(f'  {ref} = "tad._to_copy"({value.ref}) {{dtype = {elem}}}'
+                          f" : ({value.type}) -> {new_type}")
+        return _Value(ref, new_type)
 
     # -- one op ------------------------------------------------------------
     def batch_norm_updates(self, graph, placeholders):
@@ -521,6 +782,15 @@ class _Emitter:
                 tuple(self.env[bound["self"]].shape) == tuple(result.shape):
             self.ssa[n] = self.value_of(n, bound["self"])  # the whole dimension
             return
+        if key == "slice.Tensor":
+            # `x[::2]` traces end = 2^63 - 1: clamped to the dimension as
+            # PyTorch does (tad's slice_backward computes end - start + step)
+            size = self.env[bound["self"]].shape[bound.get("dim", 0)]
+            bound = dict(bound)
+            for name, default in (("start", 0), ("end", size)):
+                v = bound.get(name, default)
+                v = default if v is None else int(v)
+                bound[name] = min(max(v + size if v < 0 else v, 0), size)
         if key == "detach.default" and "tad.detach" not in self.ops:
             # A detach that feeds the result is a stop-gradient: dropping it
             # would make tad's gradients differ from torch's.
@@ -567,6 +837,7 @@ class _Emitter:
                        UnsupportedOpError, op=f"aten.{key}")
         info = self.ops[tad_name]
 
+        promote = self.promotion(key, schema, bound, result)
         operands, segments, attrs = [], [], []
         for a in schema.arguments:
             name, ty = a.name, str(a.type)
@@ -584,12 +855,19 @@ class _Emitter:
                     value = self.constant(torch.tensor(value, dtype=result.dtype
                                                        if isinstance(result, torch.Tensor)
                                                        else torch.float32), n)
+                elif promote is not None and self.const.get(value) and \
+                        self.env[value].dtype not in (promote, torch.bool):
+                    value = self.constant(self.env[value].to(promote), n)
                 else:
                     value = self.value_of(n, value)
+                    if promote is not None:
+                        value = self.cast(value, promote)
                 operands.append(value)
                 segments.append(1)
                 continue
             if ty in ("List[Tensor]", "List[Optional[Tensor]]"):
+                if ty == "List[Optional[Tensor]]":
+                    value = self.mask_indices(n, key, value)
                 vals = [self.value_of(n, v) for v in value]
                 if any(v is None for v in vals):
                     self.error(n, f"aten.{key}: None in the tensor list '{name}' is not "
@@ -605,6 +883,9 @@ class _Emitter:
                            UnsupportedOpError, op=f"aten.{key}")
             if value is None:
                 continue
+            if _tad_argument_types(info.schema).get(attr_name) in ("Scalar", "float") and \
+                    isinstance(value, int) and not isinstance(value, bool):
+                ty = "float"  # torch 1.13's int correction where tad has Scalar
             attrs.append(f"{attr_name} = {_attribute(ty, value, n, self)}")
         if sum(1 for a in schema.arguments
                if str(a.type) in ("Optional[Tensor]", "List[Tensor]", "List[Optional[Tensor]]")) > 1:
@@ -624,6 +905,34 @@ class _Emitter:
             self.ssa[n] = [_Value(f"{ref}#{i}", t) for i, t in enumerate(res_types)]
         else:
             self.ssa[n] = _Value(ref, res_types[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _tad_argument_types(schema: str) -> Dict[str, str]:
+    """``{argument: base type}`` of a tad op's ATen schema text
+    (``"Scalar? correction=None"`` -> ``{"correction": "Scalar"}``)."""
+    inner = schema[schema.find("(") + 1:schema.rfind(") ->")] if "(" in schema else ""
+    types, depth, part = {}, 0, ""
+    for ch in inner + ",":
+        if ch == "," and depth == 0:
+            words = re.sub(r"\(.*?\)", "", part).split("=")[0].split()
+            if len(words) >= 2:
+                base = re.sub(r"\?|\[\d*\]", "", words[0])
+                types[words[-1]] = base + ("[]" if "[" in words[0] else "")
+            part = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        part += ch
+    return types
+
+
+#: Elementwise ops whose integer tensor operands PyTorch promotes to the
+#: float dtype of the others (the remaining ops' integer operands are
+#: indices and keep their type).
+_PROMOTING_OPS = {"add", "sub", "mul", "div", "where", "maximum", "minimum", "pow",
+                  "lerp", "addcmul", "addcdiv", "clamp", "eq", "ne", "lt", "le", "gt",
+                  "ge", "atan2", "fmod", "remainder", "xlogy", "hypot", "copysign"}
 
 
 def _op_key(target) -> str:
@@ -671,6 +980,12 @@ def _is_default(name, value, default, node, env, result) -> bool:
 
 def _attribute(ty: str, value, node, emitter) -> str:
     base = ty[len("Optional["):-1] if ty.startswith("Optional[") else ty
+    if isinstance(value, complex) or (isinstance(value, (list, tuple)) and
+                                      any(isinstance(v, complex) for v in value)):
+        emitter.error(node, f"the complex number {value!r}: complex dtypes are not "
+                      "supported by tad (f32, f64, i64, i32, bool)")
+    if isinstance(value, _torch().dtype):  # ScalarType (an int in the schema)
+        return _element_type(value, f"the dtype argument of {node.target}")
     if base == "bool":
         return "true" if value else "false"
     if base in ("int", "SymInt"):
@@ -697,7 +1012,8 @@ def _attribute(ty: str, value, node, emitter) -> str:
 
 def import_function(fn, example_args: Sequence, name: str = "forward",
                     nondiff: Sequence[int] = (), const_args: Sequence[int] = (),
-                    arg_names: Optional[Sequence[str]] = None) -> ImportedFunction:
+                    arg_names: Optional[Sequence[str]] = None, params: Sequence[int] = (),
+                    unused_ok=None) -> ImportedFunction:
     """Traces ``fn(*example_args)`` (tensors in, a tensor or a tuple of
     tensors out) and returns it as a tad ``func.func``.
 
@@ -705,17 +1021,21 @@ def import_function(fn, example_args: Sequence, name: str = "forward",
     arguments folded into the program as constants (buffers), unless the
     function updates them in place, in which case they stay arguments and
     their new values become extra results (``updated_buffers``).
+    ``params``: argument indices of parameters that require grad; each must
+    reach the program through its argument (``unused_ok(names)`` returns
+    the unused ones whose gradient PyTorch leaves undefined too).
     """
     torch = _torch()
     example_args = [a if isinstance(a, torch.Tensor) else torch.as_tensor(a)
                     for a in example_args]
+    originals = list(example_args)
     if arg_names is None:
         arg_names = [f"arg{i}" for i in range(len(example_args))]
     gm = trace(fn, [a.detach().clone() for a in example_args])
     # The emitter evaluates the graph on copies: ops such as a training-mode
     # native_batch_norm update their arguments (the running statistics) in place.
     return _Emitter(gm, [a.detach().clone() for a in example_args], name, nondiff,
-                    const_args, list(arg_names)).run()
+                    const_args, list(arg_names), params, originals, unused_ok).run()
 
 
 def module_function(module, n_inputs: int, loss_fn=None, n_targets: int = 0):
@@ -729,19 +1049,60 @@ def module_function(module, n_inputs: int, loss_fn=None, n_targets: int = 0):
         from torch.nn.utils.stateless import functional_call
     params = [n for n, _ in module.named_parameters()]
     buffers = [n for n, _ in module.named_buffers()]
+    # nn.RNN/LSTM/GRU read their weights from the list ``_flat_weights``, not
+    # through the attributes functional_call swaps: refresh the list from the
+    # (swapped) attributes before each forward, restore it afterwards.
+    flat = [m for m in module.modules() if hasattr(m, "_flat_weights_names")]
+
+    def refresh(m, _inputs):
+        m._flat_weights = [getattr(m, w) if hasattr(m, w) else None
+                           for w in m._flat_weights_names]
 
     def f(*args):
         inputs = args[:n_inputs]
         targets = args[n_inputs:n_inputs + n_targets]
         state = args[n_inputs + n_targets:]
         values = dict(zip(params + buffers, state))
-        out = functional_call(module, values, tuple(inputs))
+        saved = [(m, m._flat_weights) for m in flat]
+        hooks = [m.register_forward_pre_hook(refresh) for m in flat]
+        try:
+            out = functional_call(module, values, tuple(inputs))
+        finally:
+            for h in hooks:
+                h.remove()
+            for m, weights in saved:
+                m.__dict__["_flat_weights"] = weights
         if loss_fn is not None:
             out = loss_fn(out, *targets)
         return out
 
     del torch
     return f, params, buffers
+
+
+def torch_unused_parameters(module, inputs, loss_fn=None, targets=()):
+    """Returns ``unused_ok(names)`` for ``import_function``: of ``names``,
+    the parameters whose gradient PyTorch leaves undefined (the module does
+    not use them), found by running a copy of the module with autograd."""
+    def unused_ok(names):
+        import copy
+        torch = _torch()
+        model = copy.deepcopy(module)
+        named = dict(model.named_parameters())
+        try:
+            with torch.enable_grad():
+                out = model(*[torch.as_tensor(a).clone() for a in inputs])
+                if loss_fn is not None:
+                    out = loss_fn(out, *targets)
+                outs = [o for o in torch.utils._pytree.tree_flatten(out)[0]
+                        if isinstance(o, torch.Tensor) and o.requires_grad]
+                grads = torch.autograd.grad(outs, [named[n] for n in names],
+                                            [torch.ones_like(o) for o in outs],
+                                            allow_unused=True) if outs else [None] * len(names)
+        except Exception:  # cannot tell: every unused parameter is an error
+            return set()
+        return {n for n, g in zip(names, grads) if g is None}
+    return unused_ok
 
 
 def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool = False,
@@ -763,11 +1124,13 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]
     n = len(example_args)
     names = [f"input{i}" for i in range(n)] + params + buffers
+    trained = [n + i for i, (_, p) in enumerate(module.named_parameters()) if p.requires_grad]
     imported = import_function(
         fn, list(example_args) + state, name,
         nondiff=range(n) if nondiff_inputs else (),
         const_args=range(n + len(params), n + len(params) + len(buffers)),
-        arg_names=names)
+        arg_names=names, params=trained,
+        unused_ok=torch_unused_parameters(module, example_args))
     if return_info:
         return imported.text, imported
     return imported.text

@@ -257,9 +257,12 @@ def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
     buffers = [b for _, b in model.named_buffers()]
     nd, np_ = len(data), len(params)
     names = [f"data{i}" for i in range(nd)] + pnames + bnames
+    trained = [nd + i for i, p in enumerate(params) if p.requires_grad]
     imported = ti.import_function(
         fn, data + params + buffers, "loss", nondiff=range(nd),
-        const_args=range(nd + np_, nd + np_ + len(buffers)), arg_names=names)
+        const_args=range(nd + np_, nd + np_ + len(buffers)), arg_names=names,
+        params=trained,
+        unused_ok=ti.torch_unused_parameters(model, inputs, loss_fn, targets))
     if imported.result_types[0] not in ("tensor<f32>", "tensor<f64>"):
         raise ti.TadImportError(
             f"the loss must be a scalar float tensor, not {imported.result_types[0]}")

@@ -1,0 +1,613 @@
+"""One conformance case: an OpInfo of ``op_db`` or a ModuleInfo of
+``module_db`` (PyTorch's own test databases), checked through
+``tad.from_torch`` -> ``tad.compile`` against PyTorch.
+
+``run_case(name)`` returns ``{"name", "kind", "status", "samples", "reason",
+"details"}`` with ``status`` one of ``pass``, ``unsupported``, ``fail``,
+``excluded``. It raises nothing: every Python exception becomes a ``fail``
+naming it. Crashes and hangs are caught one level up (``run.py`` runs cases
+in worker processes with a timeout).
+
+Per sample (float64):
+- forward: tad's results against PyTorch's (floating-point outputs);
+- VJP: a random cotangent, the gradients of every floating-point input that
+  the sample marks ``requires_grad`` (and, for modules, of every parameter)
+  against ``torch.autograd.grad``; for ops whose PyTorch formula ignores
+  some outputs' cotangents (``CENTRAL_DIFFERENCES``) against central
+  differences instead;
+- JVP: a random tangent against PyTorch's forward AD where the OpInfo
+  supports it, else against the already checked VJP (``<v, J t> = <J^T v,
+  t>``); modules always use the latter.
+
+Outcomes: ``unsupported`` is a ``TadImportError`` (an op, argument or dtype
+the importer refuses, naming it) or tadc's diagnostic for a missing
+derivative rule; anything else that stops a sample (tadc's other errors or
+a crash, a raw Python exception, wrong numbers) is a ``fail``.
+"""
+
+import copy
+import hashlib
+import os
+import re
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))  # the expecttest stand-in
+sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch.utils import _pytree as pytree  # noqa: E402
+
+import tad  # noqa: E402
+
+#: Relative tolerance (scaled by max(1, the reference's largest magnitude)),
+#: float64: only summation order and libm differ.
+RTOL = 1e-7
+#: With central differences (step 1e-6) as the reference.
+FD_RTOL = 1e-5
+FD_STEP = 1e-6
+
+#: Ops whose PyTorch backward formula ignores the cotangents of some
+#: outputs (the saved mean and inverse standard deviation): their VJP and
+#: JVP are checked against central differences (docs/rules.md).
+CENTRAL_DIFFERENCES = {"native_layer_norm", "native_batch_norm",
+                       # sgn's complex-valued formula, (g - Re(g sgn*) sgn) / |x|,
+                       # cancels to rounding noise over |x| on real inputs
+                       "sgn"}
+
+#: Samples per case unless told otherwise.
+OP_SAMPLES = 2
+MODULE_SAMPLES = 3
+
+_DATABASES = None
+
+
+def databases():
+    global _DATABASES
+    if _DATABASES is None:
+        from torch.testing._internal import common_methods_invocations as cmi
+        from torch.testing._internal.common_modules import module_db
+        op_db = cmi.op_db
+        # Random ops reseed on every call (wrapper_set_seed); without the
+        # reseeding their output depends on the seed and they are excluded
+        # as random (tad's generator is not PyTorch's).
+        cmi.wrapper_set_seed = lambda op, *args, **kwargs: op(*args, **kwargs)
+        ops = {}
+        for op in op_db:
+            ops["op:" + op_name(op)] = op
+        modules = {}
+        for info in module_db:
+            modules["module:" + info.module_cls.__name__] = info
+        _DATABASES = (ops, modules)
+    return _DATABASES
+
+
+def op_name(op):
+    return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+def all_cases():
+    ops, modules = databases()
+    return list(ops) + list(modules)
+
+
+class Unsupported(Exception):
+    pass
+
+
+class Excluded(Exception):
+    pass
+
+
+class Failure(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------
+# Comparing
+# --------------------------------------------------------------------------
+
+def _np(t):
+    return t.detach().cpu().numpy()
+
+
+def compare(what, got, want, rtol, problems):
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        problems.append(f"{what}: shape {got.shape}, expected {want.shape}")
+        return
+    if not want.size:
+        return
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    finite = np.isfinite(want)
+    scale = max(1.0, float(np.max(np.abs(want[finite])))) if finite.any() else 1.0
+    diff = np.where(same, 0.0, np.abs(got - want))
+    err = float(np.max(np.where(np.isnan(diff), np.inf, diff)))
+    if not err <= rtol * scale:
+        bad = np.unravel_index(int(np.argmax(np.where(np.isnan(diff), np.inf, diff))),
+                               want.shape)
+        problems.append(f"{what}: max error {err:.3g} (scale {scale:.3g}; "
+                        f"at {tuple(int(i) for i in bad)}: {got[bad]!r} vs {want[bad]!r})")
+
+
+# --------------------------------------------------------------------------
+# Compiling (cached per program text and tadc binary)
+# --------------------------------------------------------------------------
+
+def _cache_dir():
+    path = os.environ.get("TAD_CONFORMANCE_CACHE") or \
+        os.path.join(os.environ.get("TAD_BUILD_DIR") or os.path.join(ROOT, "build"),
+                     "conformance-cache")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+_TADC_ID = None
+
+
+def _tadc_id():
+    global _TADC_ID
+    if _TADC_ID is None:
+        st = os.stat(tad.find_tadc())
+        _TADC_ID = f"{tad.find_tadc()}:{st.st_size}:{st.st_mtime_ns}"
+    return _TADC_ID
+
+
+def compile_cached(text):
+    key = hashlib.sha256((_tadc_id() + "\n" + text).encode()).hexdigest()[:32]
+    path = os.path.join(_cache_dir(), key + ".so")
+    if os.path.isfile(path):
+        return tad.load(path)
+    tmp = path + f".{os.getpid()}.tmp"
+    try:
+        tad.compile(text, vjp="forward", jvp="forward", output=tmp)
+    except tad.CompileError as e:
+        classify_compile_error(e)
+    os.replace(tmp, path)
+    return tad.load(path)
+
+
+def classify_compile_error(e):
+    diag = (e.diagnostics or str(e)).strip()
+    lines = [line for line in diag.splitlines() if "error:" in line] or diag.splitlines() or [""]
+    first = lines[0]
+    first = first.split("error: ", 1)[-1] if "error: " in first else first
+    first = re.sub(r"'!llvm\.func<[^']*>'", "'!llvm.func<...>'", first)
+    if re.search(r"'tad\.[\w.]+' op .*\bnot supported\b", first):
+        raise Unsupported(f"tadc: {first}")  # a feature the op lacks, said cleanly
+    if e.returncode is not None and e.returncode < 0:
+        raise Failure(f"tadc crashed (signal {-e.returncode})"
+                      + (f": {first}" if first else ""))
+    if "derivative rule (add one with --rules)" in first:
+        raise Unsupported(f"tadc: {first}")
+    raise Failure(f"tadc: {first}")
+
+
+# --------------------------------------------------------------------------
+# The checks shared by ops and modules
+# --------------------------------------------------------------------------
+
+def import_module(module, inputs):
+    try:
+        return tad.from_torch(module, inputs, return_info=True)
+    except tad.TadImportError as e:
+        raise Unsupported(str(e).splitlines()[0])
+    except Exception as e:  # a raw exception out of the importer is a bug
+        raise Failure(f"import raised {type(e).__name__}: {_first_line(e)}")
+
+
+def _first_line(e):
+    text = str(e).strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangents,
+                  n_buffer_results, buffers_ref, rtol, problems):
+    """``args``: NumPy arguments; ``diff_count``: how many of the leading
+    tad gradients are compared with ``grads``; ``jvp_ref``: the reference
+    tangents of ``outs``, or None for the VJP dot-product check."""
+    got = compiled.forward(*args)
+    got = got if isinstance(got, tuple) else (got,)
+    if len(got) != len(outs) + n_buffer_results:
+        problems.append(f"{len(got)} results, expected {len(outs) + n_buffer_results}")
+        return
+    for i, (g, w) in enumerate(zip(got, outs)):
+        compare(f"output {i}", g, _np(w), rtol, problems)
+    for i, (g, w) in enumerate(zip(got[len(outs):], buffers_ref)):
+        compare(f"updated buffer {i}", g, _np(w), rtol, problems)
+
+    vjp_cts = [_np(c) for c in cts] + [np.zeros_like(b) for b in got[len(outs):]]
+    res = compiled.forward_vjp(*args, *vjp_cts)
+    res = res if isinstance(res, tuple) else (res,)
+    n_res = len(got)
+    tad_grads = res[n_res:]
+    if len(tad_grads) < diff_count:
+        problems.append(f"VJP returns {len(tad_grads)} gradients, expected {diff_count}")
+        return
+    for i, (g, w) in enumerate(zip(tad_grads[:diff_count], grads)):
+        compare(f"VJP gradient {i}", g, w, rtol, problems)
+
+    float_args = [a for a in args if a.dtype.kind == "f"]
+    res = compiled.forward_jvp(*args, *tangents)
+    res = res if isinstance(res, tuple) else (res,)
+    tad_tangents = res[n_res:]
+    if len(tad_tangents) != n_res:
+        problems.append(f"JVP returns {len(tad_tangents)} tangents, expected {n_res}")
+        return
+    jvp_problems = []
+    if jvp_ref is not None:
+        for i, (g, w) in enumerate(zip(tad_tangents, jvp_ref)):
+            compare(f"JVP tangent {i}", g, w, rtol, jvp_problems)
+        # PyTorch's forward-AD formula can be NaN where its backward formula
+        # (checked above) is not (logaddexp at -inf, -inf): the VJP decides.
+        if jvp_problems and any(np.isnan(np.asarray(w, np.float64)).any() for w in jvp_ref):
+            jvp_ref, jvp_problems = None, []
+    problems += jvp_problems
+    if jvp_ref is None:
+        # <v, J t> against <J^T v, t>, with tad's VJP (checked above).
+        lhs = sum(float(np.sum(np.asarray(c, np.float64) * np.asarray(t, np.float64)))
+                  for c, t in zip(vjp_cts[:len(outs)], tad_tangents[:len(outs)]))
+        rhs = sum(float(np.sum(np.asarray(g, np.float64) * np.asarray(t, np.float64)))
+                  for g, t in zip(tad_grads, tangents[:len(float_args)]))
+        scale = max(1.0, abs(lhs), abs(rhs))
+        if not abs(lhs - rhs) <= rtol * 10 * scale:
+            problems.append(f"JVP: <v, J t> = {lhs!r} but <J^T v, t> = {rhs!r}")
+
+
+def _float_tensors(values):
+    return [v for v in pytree.tree_flatten(values)[0]
+            if isinstance(v, torch.Tensor) and v.is_floating_point()]
+
+
+def _no_complex_or_sparse(values, what):
+    for v in pytree.tree_flatten(values)[0]:
+        if isinstance(v, torch.Tensor):
+            if v.is_complex():
+                raise Excluded(f"complex {what}")
+            if v.layout != torch.strided:
+                raise Excluded(f"sparse {what}")
+
+
+# --------------------------------------------------------------------------
+# OpInfo
+# --------------------------------------------------------------------------
+
+class _Call(torch.nn.Module):
+    """A sample as a module: its differentiable tensors are the inputs, the
+    rest (integer tensors, options) is baked in."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(xs)
+
+
+def _float_outputs(out):
+    outs = tuple(v for v in pytree.tree_flatten(out)[0]
+                 if isinstance(v, torch.Tensor) and v.is_floating_point())
+    return outs[0] if len(outs) == 1 else outs
+
+
+def _as_tuple(out):
+    return out if isinstance(out, tuple) else (out,)
+
+
+def op_sample(op, sample, index):
+    """Checks one SampleInput; returns None or raises."""
+    _no_complex_or_sparse((sample.input, sample.args, sample.kwargs), "input")
+    leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
+    slots, seen = [], {}
+    for i, v in enumerate(leaves):
+        if isinstance(v, torch.Tensor) and v.is_floating_point() and v.requires_grad:
+            if id(v) in seen:  # the same tensor twice: one input
+                continue
+            seen[id(v)] = i
+            slots.append(i)
+    post = sample.output_process_fn_grad
+    # A tensor that appears twice in the sample is one input.
+    dups = {i: seen[id(v)] for i, v in enumerate(leaves)
+            if id(v) in seen and seen[id(v)] != i}
+
+    def rebuild(xs):
+        vals = list(leaves)
+        for slot, x in zip(slots, xs):
+            vals[slot] = x
+        for i, j in dups.items():
+            vals[i] = vals[j]
+        return vals
+
+    def call_on(xs):
+        inp, args, kwargs = pytree.tree_unflatten(rebuild(xs), spec)
+        return _float_outputs(post(op(inp, *args, **kwargs)))
+    call = _Call(call_on)
+
+    inputs = [leaves[i].detach().clone() for i in slots]
+    with torch.no_grad():
+        torch.manual_seed(0)
+        try:
+            ref1 = _as_tuple(call_on([x.clone() for x in inputs]))
+        except Exception as e:
+            raise Excluded(f"PyTorch raises on the sample: {_first_line(e)}")
+        others = []
+        for seed in (1, 2, 3):
+            torch.manual_seed(seed)
+            others.append(_as_tuple(call_on([x.clone() for x in inputs])))
+    _no_complex_or_sparse(ref1, "output")
+    if not ref1 or not all(isinstance(r, torch.Tensor) for r in ref1):
+        raise Excluded("no floating-point output")
+    if any(not torch.equal(a, b) and not (a.isnan() | b.isnan()).any()
+           for ref2 in others for a, b in zip(ref1, ref2)):
+        raise Excluded("random (the output depends on the seed)")
+    zero_size = any(t.numel() == 0 for t in list(ref1) + inputs)
+    if not inputs:
+        raise Excluded("no differentiable input")
+    try:
+        _check_op_sample(op, call, call_on, inputs, index)
+    except Failure as e:
+        if zero_size:  # said first: the cause of most such failures
+            raise Failure(f"zero-size tensor: {e}")
+        raise
+
+
+def _check_op_sample(op, call, call_on, inputs, index):
+    text, info = import_module(call, inputs)
+    compiled = compile_cached(text)
+
+    gen = torch.Generator().manual_seed(index + 1)
+    leaves_rg = [x.detach().clone().requires_grad_(True) for x in inputs]
+    outs = _as_tuple(call_on(leaves_rg))
+    cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
+    tangents = [torch.randn(x.shape, generator=gen, dtype=x.dtype) for x in inputs]
+    fd = op.name in CENTRAL_DIFFERENCES
+    rtol = RTOL
+    if fd:
+        grads = central_vjp(call_on, inputs, cts)
+        jvp_ref = central_jvp(call_on, inputs, tangents)
+        rtol = FD_RTOL
+    else:
+        try:
+            grads = torch.autograd.grad([o for o in outs if o.requires_grad],
+                                        leaves_rg, [c for o, c in zip(outs, cts)
+                                                    if o.requires_grad],
+                                        allow_unused=True)
+        except Exception as e:
+            raise Excluded(f"torch.autograd raises: {_first_line(e)}")
+        grads = [_np(g) if g is not None else np.zeros(tuple(x.shape))
+                 for g, x in zip(grads, inputs)]
+        jvp_ref = None
+        if op.supports_forward_ad:
+            try:
+                jvp_ref = forward_ad(call_on, inputs, tangents)
+            except Exception:
+                jvp_ref = None  # the dot-product check instead
+    problems = []
+    check_program(compiled, [_np(x) for x in inputs], len(inputs), outs, grads, cts,
+                  jvp_ref, [_np(t) for t in tangents], 0, [], rtol, problems)
+    if problems:
+        raise Failure("; ".join(problems[:3]))
+
+
+def forward_ad(call_on, inputs, tangents):
+    import torch.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(x.clone(), t) for x, t in zip(inputs, tangents)]
+        outs = _as_tuple(call_on(duals))
+        res = []
+        for o in outs:
+            t = fwAD.unpack_dual(o).tangent
+            res.append(np.zeros(tuple(o.shape)) if t is None else _np(t))
+        return res
+
+
+def central_vjp(call_on, inputs, cts):
+    def value(xs):
+        with torch.no_grad():
+            outs = _as_tuple(call_on(xs))
+        return sum(float((o * c).sum()) for o, c in zip(outs, cts))
+    grads = []
+    for k, x in enumerate(inputs):
+        g = np.zeros(tuple(x.shape))
+        flat = x.detach().clone().reshape(-1)
+        for j in range(flat.numel()):
+            xs = [y.detach().clone() for y in inputs]
+            plus, minus = flat.clone(), flat.clone()
+            plus[j] += FD_STEP
+            minus[j] -= FD_STEP
+            xs[k] = plus.reshape(x.shape)
+            fp = value(xs)
+            xs[k] = minus.reshape(x.shape)
+            fm = value(xs)
+            g.reshape(-1)[j] = (fp - fm) / (2 * FD_STEP)
+        grads.append(g)
+    return grads
+
+
+def central_jvp(call_on, inputs, tangents):
+    with torch.no_grad():
+        plus = _as_tuple(call_on([x + FD_STEP * t for x, t in zip(inputs, tangents)]))
+        minus = _as_tuple(call_on([x - FD_STEP * t for x, t in zip(inputs, tangents)]))
+    return [_np((p - m) / (2 * FD_STEP)) for p, m in zip(plus, minus)]
+
+
+def run_op(op, max_samples):
+    if torch.float64 not in op.supported_dtypes("cpu"):
+        raise Excluded("no float64 on CPU")
+    if not op.supports_autograd:
+        raise Excluded("no autograd")
+    outcomes = []
+    try:
+        samples = iter(op.sample_inputs("cpu", torch.float64, requires_grad=True))
+        for index in range(max_samples):
+            sample = next(samples, None)
+            if sample is None:
+                break
+            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index)))
+    except Exception as e:  # PyTorch's own sample generator
+        outcomes.append({"status": "excluded", "reason":
+                         f"PyTorch's sample_inputs raises {type(e).__name__}: {_first_line(e)}"})
+    return outcomes
+
+
+# --------------------------------------------------------------------------
+# ModuleInfo
+# --------------------------------------------------------------------------
+
+class _ModuleCall(torch.nn.Module):
+    def __init__(self, module, leaves, spec, slots):
+        super().__init__()
+        self.m = module
+        self.leaves, self.spec, self.slots = leaves, spec, slots
+
+    def forward(self, *xs):
+        vals = list(self.leaves)
+        for slot, x in zip(self.slots, xs):
+            vals[slot] = x
+        args, kwargs = pytree.tree_unflatten(vals, self.spec)
+        return _float_outputs(self.m(*args, **kwargs))
+
+
+def _has_random_dropout(module):
+    for m in module.modules():
+        p = getattr(m, "p", None) if isinstance(m, torch.nn.modules.dropout._DropoutNd) \
+            else getattr(m, "dropout", None)
+        if isinstance(p, float) and p > 0 and m.training:
+            return True
+    return False
+
+
+def module_sample(info, module_input, training, index):
+    cargs, ckwargs = module_input.constructor_input.args, module_input.constructor_input.kwargs
+    fargs, fkwargs = module_input.forward_input.args, module_input.forward_input.kwargs
+    _no_complex_or_sparse((fargs, fkwargs), "input")
+    torch.manual_seed(index)
+    module = info.module_cls(*cargs, **ckwargs).to(torch.float64)
+    module.train(training)
+    if info.module_cls.__name__.startswith("Lazy"):
+        # the first call materializes the parameters, as in any use
+        with torch.no_grad():
+            module(*[a.detach() if isinstance(a, torch.Tensor) else a for a in fargs],
+                   **fkwargs)
+        module = module.to(torch.float64)
+    if _has_random_dropout(module):
+        raise Excluded("random (dropout in training mode)")
+    leaves, spec = pytree.tree_flatten((fargs, fkwargs))
+    slots = [i for i, v in enumerate(leaves)
+             if isinstance(v, torch.Tensor) and v.is_floating_point() and v.requires_grad]
+    leaves = [v.detach() if isinstance(v, torch.Tensor) else v for v in leaves]
+    inputs = [leaves[i].clone() for i in slots]
+    wrapper = _ModuleCall(module, leaves, spec, slots)
+
+    ref_module = copy.deepcopy(wrapper)
+    leaves_rg = [x.clone().requires_grad_(True) for x in inputs]
+    try:
+        outs = _as_tuple(ref_module(*leaves_rg))
+    except Exception as e:
+        raise Excluded(f"PyTorch raises on the sample: {_first_line(e)}")
+    _no_complex_or_sparse(outs, "output")
+    if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
+        raise Excluded("no floating-point output")
+    params = [p for _, p in ref_module.named_parameters()]
+    gen = torch.Generator().manual_seed(index + 1)
+    cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
+    diff = leaves_rg + params
+    try:
+        grads = torch.autograd.grad(list(outs), diff, cts, allow_unused=True)
+    except Exception as e:
+        raise Excluded(f"torch.autograd raises: {_first_line(e)}")
+    grads = [_np(g) if g is not None else np.zeros(tuple(d.shape))
+             for g, d in zip(grads, diff)]
+
+    # the imported module starts from the same state as the reference did
+    text, imp = import_module(wrapper, [x.clone() for x in inputs])
+    compiled = compile_cached(text)
+    n_in = len(inputs)
+    state = [t for _, t in wrapper.named_parameters()] + \
+        [b for _, b in wrapper.named_buffers()]
+    updated = [state[i - n_in] for i in imp.updated_buffers]
+    ref_buffers = dict(ref_module.named_buffers())
+    buffer_names = [n for n, _ in wrapper.named_parameters()] + \
+        [n for n, _ in wrapper.named_buffers()]
+    buffers_ref = [ref_buffers[buffer_names[i - n_in]] for i in imp.updated_buffers]
+    args = [_np(x) for x in inputs] + [_np(p) for _, p in wrapper.named_parameters()] + \
+        [_np(b) for b in updated]
+    tangents = [np.asarray(torch.randn(tuple(a.shape), generator=gen,
+                                       dtype=torch.float64)).astype(a.dtype)
+                for a in args if a.dtype.kind == "f"]
+    problems = []
+    check_program(compiled, args, len(diff), outs, grads, cts, None, tangents,
+                  len(updated), buffers_ref, RTOL, problems)
+    if problems:
+        raise Failure("; ".join(problems[:3]))
+
+
+def run_module(info, max_samples):
+    outcomes = []
+    for training in (True, False):
+        samples = info.module_inputs_func(info, device="cpu", dtype=torch.float64,
+                                          requires_grad=True, training=training)
+        for index, mi in enumerate(samples[:max_samples]):
+            mode = "train" if training else "eval"
+            out = _sample_outcome(lambda: module_sample(info, mi, training, index))
+            out["sample"] = f"{mode} {index} ({mi.desc})" if mi.desc else f"{mode} {index}"
+            outcomes.append(out)
+    return outcomes
+
+
+# --------------------------------------------------------------------------
+# Outcomes
+# --------------------------------------------------------------------------
+
+def _sample_outcome(check):
+    try:
+        check()
+        return {"status": "pass", "reason": ""}
+    except Excluded as e:
+        return {"status": "excluded", "reason": str(e)}
+    except Unsupported as e:
+        return {"status": "unsupported", "reason": str(e)}
+    except Failure as e:
+        return {"status": "fail", "reason": str(e)}
+    except tad.TadError as e:
+        return {"status": "fail", "reason": f"call rejected: {_first_line(e)}"}
+    except Exception as e:
+        tb = traceback.extract_tb(e.__traceback__)
+        where = f" ({os.path.basename(tb[-1].filename)}:{tb[-1].lineno})" if tb else ""
+        return {"status": "fail", "reason": f"{type(e).__name__}: {_first_line(e)}{where}"}
+
+
+def summarize(outcomes):
+    """One status for a case: fail if any sample fails, else unsupported if
+    any is, else pass if any passes, else excluded."""
+    counts = {s: sum(1 for o in outcomes if o["status"] == s)
+              for s in ("pass", "unsupported", "fail", "excluded")}
+    for status in ("fail", "unsupported"):
+        if counts[status]:
+            reason = next(o["reason"] for o in outcomes if o["status"] == status)
+            return status, reason, counts
+    if counts["pass"]:
+        return "pass", "", counts
+    reason = outcomes[0]["reason"] if outcomes else "no samples"
+    return "excluded", reason, counts
+
+
+def run_case(name, max_samples=None):
+    ops, modules = databases()
+    try:
+        if name.startswith("op:"):
+            outcomes = run_op(ops[name], max_samples or OP_SAMPLES)
+        else:
+            outcomes = run_module(modules[name], max_samples or MODULE_SAMPLES)
+    except Excluded as e:
+        outcomes = [{"status": "excluded", "reason": str(e)}]
+    except Exception as e:
+        outcomes = [{"status": "fail", "reason":
+                     f"sample generation raised {type(e).__name__}: {_first_line(e)}"}]
+    status, reason, counts = summarize(outcomes)
+    return {"name": name, "status": status, "reason": reason, "counts": counts,
+            "samples": outcomes}
