@@ -12,8 +12,10 @@ The environment (``worker_env``):
   mmap threshold above the workloads' largest arrays, no trimming, a large
   top pad): without it each step of a workload with multi-megabyte
   temporaries maps fresh pages and faults them in again;
-- sets ``ATEN_CPU_CAPABILITY`` (PyTorch's kernel set), measured to be
-  PyTorch's faster choice on these machines (docs/performance.md).
+- leaves ``ATEN_CPU_CAPABILITY`` (PyTorch's kernel set) to bench/run.py,
+  which picks the faster of PyTorch's default and ``avx512`` per workload:
+  neither is faster for every workload on these machines
+  (docs/performance.md).
 
 The load guard (``LoadGuard``) measures, from /proc/stat and this process's
 and its waited-for children's CPU time, how much CPU time processes other
@@ -38,8 +40,9 @@ REMOVED = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:"
                    "glibc.malloc.trim_threshold=4294967296:"
                    "glibc.malloc.top_pad=67108864")
-# PyTorch 1.13 (Debian) picks its AVX2 kernels on these CPUs by default.
-ATEN_CPU_CAPABILITY = "avx512"
+# PyTorch's ATen kernel sets: its own choice (AVX2 for Debian's PyTorch 1.13
+# on these AVX-512 CPUs) and AVX-512 where the CPU has it.
+ATEN = "ATEN_CPU_CAPABILITY"
 # Other variables that change how a BLAS, OpenMP runtime or PyTorch runs;
 # kept when inherited and listed in the report.
 _RELEVANT_PREFIXES = ("OPENBLAS_", "GOTO", "OMP_", "GOMP_", "KMP_", "MKL_", "ATEN_",
@@ -50,10 +53,23 @@ _REMOVED_VAR = "TAD_BENCH_REMOVED"
 
 
 def settings():
-    """The variables the benchmark sets, in report order."""
+    """The variables the benchmark sets for every process, in report order."""
     return {"OMP_NUM_THREADS": str(THREADS), "OPENBLAS_NUM_THREADS": str(THREADS),
-            "MKL_NUM_THREADS": str(THREADS), "GLIBC_TUNABLES": MALLOC_TUNABLES,
-            "ATEN_CPU_CAPABILITY": ATEN_CPU_CAPABILITY}
+            "MKL_NUM_THREADS": str(THREADS), "GLIBC_TUNABLES": MALLOC_TUNABLES}
+
+
+def aten_choices():
+    """The ATen kernel sets worth trying here; "default" is PyTorch's own."""
+    return ["default", "avx512"] if _has_avx512() else ["default"]
+
+
+def with_aten(env, choice):
+    """``env`` with PyTorch's kernel set ``choice`` ("default": its own)."""
+    env = dict(env)
+    env.pop(ATEN, None)
+    if choice != "default":
+        env[ATEN] = choice
+    return env
 
 
 def worker_env(inherit=False, base=None):
@@ -72,7 +88,7 @@ def worker_env(inherit=False, base=None):
         env[_MARK] = "inherit"
         return env, removed
     env = dict(base)
-    for name in REMOVED:
+    for name in REMOVED + (ATEN,):  # bench/run.py sets ATEN per workload
         if name in env:
             removed[name] = env.pop(name)
     env.update(settings())
@@ -101,7 +117,7 @@ def other_relevant_vars(env=None):
     """Inherited variables that affect BLAS/OpenMP/PyTorch/malloc and that the
     benchmark neither sets nor removes."""
     env = os.environ if env is None else env
-    ours = set(settings()) | set(REMOVED)
+    ours = set(settings()) | set(REMOVED) | {ATEN}
     return {k: v for k, v in sorted(env.items())
             if k.startswith(_RELEVANT_PREFIXES) and k not in ours}
 
@@ -145,7 +161,7 @@ def process_info():
     PyTorch's CPU capability if PyTorch is loaded."""
     info = {"blas_libraries": _mapped_libraries(("blas", "lapack", "mkl")),
             "openmp_libraries": _mapped_libraries(("gomp", "libomp", "iomp")),
-            "env": {k: os.environ.get(k) for k in REMOVED + tuple(settings())}}
+            "env": {k: os.environ.get(k) for k in REMOVED + tuple(settings()) + (ATEN,)}}
     openblas = [p for p in info["blas_libraries"] if "openblas" in os.path.basename(p)]
     if openblas:
         info["openblas_library"] = openblas[0]
@@ -320,7 +336,7 @@ class LoadGuard:
         parts = []
         if self.idle:
             parts.append(f"other processes {self.idle['other_cores']:.2f} cores before the "
-                         f"run ({self.idle['wall_s']:.0f} s idle check)")
+                         f"run ({self.idle['wall_s']:.1f} s idle check)")
         parts.append(f"{other:.2f} cores on average during it")
         if worst:
             parts.append(f"at most {worst['other_cores']:.2f} (`{worst['name']}`)")

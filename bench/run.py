@@ -24,7 +24,10 @@ its AVX2 kernels and a wrong L2 size on AVX-512 CPUs), with 2 threads
 (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS,
 torch.set_num_threads), glibc malloc tunables that keep freed memory
 (GLIBC_TUNABLES: mmap_threshold, trim_threshold, top_pad; no page faults per
-step) and ATEN_CPU_CAPABILITY=avx512 (PyTorch's faster kernel set here). The
+step) and, per workload, the faster of PyTorch's own ATen kernel set (AVX2
+for PyTorch 1.13 on these CPUs) and ATEN_CPU_CAPABILITY=avx512, measured by
+one calibration worker with each before the rounds (neither is faster for
+every workload here; `--aten-cpu-capability` fixes the choice). The
 PyTorch worker reports the BLAS it loaded (/proc/self/maps) and OpenBLAS's
 core name and build (openblas_get_corename/openblas_get_config); the report
 header lists all of it, the removed variables and Debian's libblas.so.3
@@ -172,6 +175,52 @@ def run_worker(name, framework, args, env, guard):
     return json.loads(lines[-1])
 
 
+def choose_aten(name, args, env, guard):
+    """PyTorch's kernel set for a workload: with "auto", the one of
+    benchenv.aten_choices() under which a calibration worker's PyTorch times
+    (forward, forward+backward and train step summed) are lowest."""
+    if args.inherit_env:
+        return {"choice": "inherited"}
+    if args.aten_cpu_capability != "auto":
+        return {"choice": args.aten_cpu_capability}
+    choices = benchenv.aten_choices()
+    if len(choices) == 1:
+        return {"choice": choices[0]}
+    calibration = argparse.Namespace(reps=args.reps, min_seconds=min(args.min_seconds, 0.5))
+    out = {"ms": {}, "capability": {}}
+    for choice in choices:
+        r = run_worker(name, "torch", calibration, benchenv.with_aten(env, choice), guard)
+        if "error" in r:
+            return {"choice": "default", "error": r["error"]}
+        out["ms"][choice] = sum(r[m]["median_ms"] for m in MODES)
+        out["capability"][choice] = r["process"].get("torch_cpu_capability", "unknown")
+    out["choice"] = min(choices, key=out["ms"].get)
+    print(f"{name:18s} PyTorch kernels: {out['choice']} (calibration, the three modes summed: " +
+          ", ".join(f"{c} ({out['capability'][c]}) {out['ms'][c]:.3f} ms" for c in choices) + ")",
+          flush=True)
+    return out
+
+
+def aten_line(aten):
+    """The report's sentence on PyTorch's kernel set per workload."""
+    if not aten or all(a["choice"] == "inherited" for a in aten.values()):
+        return []
+    parts = []
+    for name, a in aten.items():
+        text = f"{name} `{a['choice']}`"
+        if "ms" in a:
+            text += " (" + " vs ".join(f"{c} {ms:.3g} ms" for c, ms in a["ms"].items()) + ")"
+        parts.append(text)
+    own = next((a["capability"]["default"] for a in aten.values()
+                if "default" in a.get("capability", {})), None)
+    return [f"PyTorch's ATen kernel set (`ATEN_CPU_CAPABILITY`) per workload: "
+            + ("the faster in one calibration worker each (forward, forward+backward and train "
+               "step summed) of PyTorch's own choice (`default`"
+               + (f": {own}" if own else "") + ") and `avx512`: "
+               if any("ms" in a for a in aten.values()) else "")
+            + "; ".join(parts) + ".", ""]
+
+
 def machine():
     cpu = platform.processor()
     try:
@@ -259,16 +308,14 @@ def environment_lines(env_info, peer, kernel=None):
             (", ".join(f"`{k}={v}`" for k, v in others.items()) if others else "none") +
             f". PyTorch also gets `torch.set_num_threads({THREADS})`; OpenMP's wait policy is "
             "the default (threads spin a while before sleeping).")
-    capability = (peer or {}).get("torch_cpu_capability", "unknown")
     blas = (f"PyTorch's BLAS, as its worker loaded it (`/proc/self/maps`, "
             f"`openblas_get_corename`): {benchenv.openblas_summary(peer)}; Debian's "
-            f"`libblas.so.3` alternative: `{env_info['blas_alternative']}`; PyTorch's CPU "
-            f"capability: {capability}.")
+            f"`libblas.so.3` alternative: `{env_info['blas_alternative']}`.")
     return [env, "", blas]
 
 
 def write_report(results, info, args, path_md, path_png, kernel=None, env_info=None,
-                 peer=None, guard=None, unusable=()):
+                 peer=None, guard=None, unusable=(), aten=None):
     from workloads import WORKLOADS
     lines = ["# Benchmarks: tad against PyTorch eager", "",
              "<!-- Written by bench/run.py; do not edit by hand. -->", ""]
@@ -285,7 +332,7 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
               "nests of 2^17 iterations or more (weighted by their body's ops over two) run "
               "their outer loops on OpenMP threads, "
               "`OMP_NUM_THREADS` of them; smaller ones are single-threaded).", ""]
-    lines += environment_lines(env_info, peer, kernel) + [""]
+    lines += environment_lines(env_info, peer, kernel) + [""] + aten_line(aten)
     lines += [f"Load guard: {guard.summary()}. Limits: other processes at most "
               f"{guard.max_other:.2f} cores before and on average during the run and "
               f"{guard.max_window:.2f} during any worker, steal at most "
@@ -429,6 +476,12 @@ def main():
                         help="run the workers in the inherited environment (OPENBLAS_CORETYPE "
                              "etc. kept, no malloc tunables or ATEN_CPU_CAPABILITY): the "
                              "handicapped peer, for comparisons only")
+    parser.add_argument("--aten-cpu-capability", default="auto",
+                        choices=("auto", "default", "avx2", "avx512"),
+                        help="PyTorch's kernel set (ATEN_CPU_CAPABILITY): auto (default) "
+                             "times PyTorch with its own choice and with avx512 in one "
+                             "calibration worker each per workload and keeps the faster; "
+                             "default: PyTorch's own choice")
     parser.add_argument("--idle-check", type=float, default=3.0, metavar="SECONDS",
                         help="how long the load guard watches the machine before the run "
                              "(default 3)")
@@ -489,11 +542,14 @@ def main():
     print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run", flush=True)
     results = {}
     peer = None
+    aten = {}
     for name in names:
+        aten[name] = choose_aten(name, args, env, guard)
+        torch_env = env if args.inherit_env else benchenv.with_aten(env, aten[name]["choice"])
         rounds = {"torch": [], "tad": []}
         for _ in range(args.rounds):
             for fw in rounds:
-                rounds[fw].append(run_worker(name, fw, args, env, guard))
+                rounds[fw].append(run_worker(name, fw, args, torch_env, guard))
         if peer is None and "process" in rounds["torch"][0]:
             peer = rounds["torch"][0]["process"]
             print(f"PyTorch's BLAS: {benchenv.openblas_summary(peer)}; CPU capability "
@@ -533,7 +589,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     md = os.path.join(args.out, "benchmarks.md")
     png = os.path.join(args.out, "benchmarks.png")
-    write_report(results, info, args, md, png, kernel, env_info, peer, guard, unusable)
+    write_report(results, info, args, md, png, kernel, env_info, peer, guard, unusable, aten)
     for reason in unusable:
         print(f"UNUSABLE: {reason}" + (" (ignored: " + ("--smoke" if args.smoke else
                                                         "--allow-load") + ")"
