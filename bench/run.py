@@ -213,7 +213,7 @@ def aten_line(aten):
         parts.append(text)
     own = next((a["capability"]["default"] for a in aten.values()
                 if "default" in a.get("capability", {})), None)
-    return [f"PyTorch's ATen kernel set (`ATEN_CPU_CAPABILITY`) per workload: "
+    return ["PyTorch's ATen kernel set (`ATEN_CPU_CAPABILITY`) per workload: "
             + ("the faster in one calibration worker each (forward, forward+backward and train "
                "step summed) of PyTorch's own choice (`default`"
                + (f": {own}" if own else "") + ") and `avx512`: "
@@ -288,7 +288,7 @@ def run_kernel(args, env, guard):
     return json.loads(lines[-1])
 
 
-def environment_lines(env_info, peer, kernel=None):
+def environment_lines(env_info, peer):
     """The conditions of the run: the workers' environment, the BLAS PyTorch
     loaded and its kernel set."""
     removed, inherit = env_info["removed"], env_info["inherit"]
@@ -332,7 +332,7 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
               "nests of 2^17 iterations or more (weighted by their body's ops over two) run "
               "their outer loops on OpenMP threads, "
               "`OMP_NUM_THREADS` of them; smaller ones are single-threaded).", ""]
-    lines += environment_lines(env_info, peer, kernel) + [""] + aten_line(aten)
+    lines += environment_lines(env_info, peer) + [""] + aten_line(aten)
     lines += [f"Load guard: {guard.summary()}. Limits: other processes at most "
               f"{guard.max_other:.2f} cores before and on average during the run and "
               f"{guard.max_window:.2f} during any worker, steal at most "
@@ -542,6 +542,7 @@ def main():
     print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run", flush=True)
     results = {}
     peer = None
+    peers = []  # what every PyTorch worker loaded
     aten = {}
     for name in names:
         aten[name] = choose_aten(name, args, env, guard)
@@ -550,8 +551,9 @@ def main():
         for _ in range(args.rounds):
             for fw in rounds:
                 rounds[fw].append(run_worker(name, fw, args, torch_env, guard))
-        if peer is None and "process" in rounds["torch"][0]:
-            peer = rounds["torch"][0]["process"]
+        peers += [r["process"] for r in rounds["torch"] if "process" in r]
+        if peer is None and peers:
+            peer = peers[0]
             print(f"PyTorch's BLAS: {benchenv.openblas_summary(peer)}; CPU capability "
                   f"{peer.get('torch_cpu_capability')}", flush=True)
         results[name] = {fw: combine_rounds(r) for fw, r in rounds.items()}
@@ -569,6 +571,8 @@ def main():
               f"({100 * kernel['tad_gflops'] / kernel['peak2_gflops']:.0f}% of the measured "
               f"2-thread peak {kernel['peak2_gflops']:.1f}), PyTorch "
               f"{kernel.get('torch_gflops', 0):.1f} GFLOP/s", flush=True)
+        if "process" in kernel:
+            peers.append(kernel["process"])
         if peer is None and "process" in kernel:
             peer = kernel["process"]
             print(f"PyTorch's BLAS: {benchenv.openblas_summary(peer)}", flush=True)
@@ -578,7 +582,9 @@ def main():
     unusable = guard.problems()
     if unusable:
         unusable = ["taken under load (" + "; ".join(unusable) + ")"]
-    peer_problems = benchenv.peer_problems(peer) if (results or kernel) else []
+    peer_problems = []
+    for p in peers if peers else ([None] if results or kernel else []):
+        peer_problems += [q for q in benchenv.peer_problems(p) if q not in peer_problems]
     if peer_problems:
         unusable.append("PyTorch not at its best (" + "; ".join(peer_problems) + ")")
     print(f"load guard: {guard.summary()}", flush=True)
