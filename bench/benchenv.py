@@ -318,6 +318,8 @@ class LoadGuard:
         if self.idle and self.idle["other_cores"] > self.max_other:
             out.append(f"before the run, other processes kept {self.idle['other_cores']:.2f} "
                        f"cores busy (limit {self.max_other:.2f})")
+        if not self.windows:
+            return out
         other, worst, steal = self.during()
         if other > self.max_other:
             out.append(f"during the run, other processes kept {other:.2f} cores busy on "

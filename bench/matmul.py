@@ -197,7 +197,8 @@ def main():
     else:
         print("environment: removed " +
               (" ".join(f"{k}={v}" for k, v in removed.items()) or "nothing") + "; set " +
-              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()))
+              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()) +
+              "; ATEN_CPU_CAPABILITY unset (torch.mm calls OpenBLAS's sgemm)")
     others = benchenv.other_relevant_vars()
     if others:
         print("other inherited: " + " ".join(f"{k}={v}" for k, v in others.items()))

@@ -43,7 +43,9 @@ with more than `--max-steal` stolen, or when PyTorch did not load
 OpenBLAS-OpenMP with a kernel set for this CPU, the run is unusable: the
 report gets a banner and no speedups or chart, and the exit status is 3
 (`--allow-load` writes the same report and exits 0; `--smoke` implies it, so
-that the smoke test passes on a busy machine).
+that the smoke test passes on a busy machine). A machine already busy in the
+idle check stops the run before it measures anything (exit status 3, no
+report written) unless `--allow-load`.
 
 ``--target cuda`` runs the GPU comparison instead (bench/gpu_bench.py; it writes
 the GPU section of benchmarks.md and keeps the CPU tables; without a GPU it
@@ -453,7 +455,8 @@ def main():
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Exit status: 0 for a usable run; 3 when the load guard or the peer check marks "
                "the run unusable (the report is written with a banner, without speedups or "
-               "chart) unless --allow-load or --smoke; 2 for --target cuda without a GPU.")
+               "chart; nothing is written when the idle check fails) unless --allow-load or "
+               "--smoke; 2 for --target cuda without a GPU.")
     parser.add_argument("workloads", nargs="*", help="subset of workloads (default: all)")
     parser.add_argument("--worker", nargs=2, metavar=("WORKLOAD", "FRAMEWORK"),
                         help=argparse.SUPPRESS)
@@ -540,6 +543,10 @@ def main():
     guard = benchenv.LoadGuard(args.max_other_load, args.max_worker_load, args.max_steal)
     idle = guard.check_idle(args.idle_check)
     print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run", flush=True)
+    if guard.problems() and not args.allow_load:
+        print(f"UNUSABLE: taken under load ({'; '.join(guard.problems())}): not started, "
+              "nothing written (--allow-load runs anyway)", flush=True)
+        return 3
     results = {}
     peer = None
     peers = []  # what every PyTorch worker loaded
