@@ -2,7 +2,7 @@
 """Kernel benchmark: a plain f32 matmul N x N x N (default 1024) compiled by
 tadc, against the machine's FMA peak measured here and PyTorch's matmul.
 
-    /usr/bin/python3 bench/matmul.py [--n 1024] [--reps 15] [--json]
+    /usr/bin/python3 bench/matmul.py [--n 1024] [--reps 15] [--json] [--inherit-env]
 
 The peak comes from a small C program (compiled with `cc -O2 -march=native`)
 that runs 16 independent FMA chains on the widest vector registers the
@@ -10,6 +10,15 @@ compiler targets, on 1 thread and on 2 threads: what the cores can do with
 no memory traffic at all (measured before and after the timing, the higher
 kept). bench/run.py calls this and puts the result into
 docs/benchmarks.md.
+
+It runs (re-executing itself if needed) in the environment of bench/run.py's
+workers (bench/benchenv.py): OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed,
+2 threads, the glibc malloc tunables and ATEN_CPU_CAPABILITY set; it prints
+them, the BLAS PyTorch loaded with OpenBLAS's core name, and what the load
+guard saw (other processes' CPU use before and during the timing, steal).
+Run alone, a run under load or with PyTorch not at its best exits with status
+3 unless --allow-load; with --json (bench/run.py) the caller judges.
+`--inherit-env` keeps the inherited environment (for comparisons).
 """
 
 import argparse
@@ -22,6 +31,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+import benchenv  # noqa: E402
 
 PEAK_C = r"""
 #include <pthread.h>
@@ -135,7 +146,7 @@ def run(n=1024, reps=15, extra_args=(), rounds=5):
     calls = {"tad": lambda: m.mm(a, b)}
     try:
         import torch
-        torch.set_num_threads(2)
+        torch.set_num_threads(benchenv.THREADS)
         ta, tb = torch.from_numpy(a), torch.from_numpy(b)
         calls["torch"] = lambda: torch.mm(ta, tb)
     except ImportError:
@@ -157,24 +168,50 @@ def run(n=1024, reps=15, extra_args=(), rounds=5):
     result["peak1_gflops"] = max(result["peak1_gflops"], fma_peak(1, peak_dir.name)[0])
     result["peak2_gflops"] = max(result["peak2_gflops"], fma_peak(2, peak_dir.name)[0])
     peak_dir.cleanup()
+    result["process"] = benchenv.process_info()
     return result
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1024)
     parser.add_argument("--reps", type=int, default=15, help="calls per round")
     parser.add_argument("--rounds", type=int, default=5,
                         help="rounds, alternating tad and PyTorch (default 5)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON line for bench/run.py (no load guard of its own)")
+    parser.add_argument("--inherit-env", action="store_true",
+                        help="keep the inherited environment (the handicapped peer)")
+    parser.add_argument("--allow-load", action="store_true",
+                        help="exit 0 even when the load guard or the peer check trips")
     parser.add_argument("tadc_args", nargs="*", help="extra tadc arguments (after --)")
     args = parser.parse_args()
-    r = run(args.n, args.reps, args.tadc_args, args.rounds)
+    benchenv.ensure(args.inherit_env)
     if args.json:
-        print(json.dumps(r))
+        print(json.dumps(run(args.n, args.reps, args.tadc_args, args.rounds)))
         return 0
+    env, removed = benchenv.worker_env(args.inherit_env)
+    if args.inherit_env:
+        print("environment: inherited (--inherit-env)")
+    else:
+        print("environment: removed " +
+              (" ".join(f"{k}={v}" for k, v in removed.items()) or "nothing") + "; set " +
+              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()) +
+              "; ATEN_CPU_CAPABILITY unset (torch.mm calls OpenBLAS's sgemm)")
+    others = benchenv.other_relevant_vars()
+    if others:
+        print("other inherited: " + " ".join(f"{k}={v}" for k, v in others.items()))
+    guard = benchenv.LoadGuard()
+    guard.check_idle(2.0)
+    with guard.window("matmul"):
+        r = run(args.n, args.reps, args.tadc_args, args.rounds)
+    guard.finish()
+    proc = r["process"]
+    print(f"PyTorch's BLAS: {benchenv.openblas_summary(proc)}; libblas.so.3 -> "
+          f"{benchenv.blas_alternative()}")
     print(f"FMA peak ({r['vector_bits']}-bit vectors): {r['peak1_gflops']:.1f} GFLOP/s on 1 "
-          f"thread, {r['peak2_gflops']:.1f} on 2 (load average {r['load']:.1f})")
+          f"thread, {r['peak2_gflops']:.1f} on 2")
     print(f"tad   matmul {args.n}^3 f32: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
           f"{100 * r['tad_gflops'] / r['peak1_gflops']:5.1f}% of 1-thread peak, "
           f"{100 * r['tad_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak "
@@ -182,7 +219,11 @@ def main():
     if "torch_ms" in r:
         print(f"torch matmul {args.n}^3 f32: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
               f"GFLOP/s  {100 * r['torch_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak")
-    return 0
+    print(f"load guard: {guard.summary()}")
+    unusable = guard.problems() + (benchenv.peer_problems(proc) if "torch_ms" in r else [])
+    for reason in unusable:
+        print(f"UNUSABLE: {reason}" + (" (ignored: --allow-load)" if args.allow_load else ""))
+    return 3 if unusable and not args.allow_load else 0
 
 
 if __name__ == "__main__":

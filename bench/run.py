@@ -17,6 +17,36 @@ rounds of median times, the ratio tad/PyTorch, the peak memory growth of each (V
 timed section, reset through /proc/self/clear_refs) and tad's compile time
 (import + tadc, one module with all three functions).
 
+The peer at its best (bench/benchenv.py): the workers of both frameworks
+(and bench/matmul.py) run without the inherited OPENBLAS_CORETYPE and
+OPENBLAS_L2_SIZE (set on these machines for old OpenBLAS builds, they force
+its AVX2 kernels and a wrong L2 size on AVX-512 CPUs), with 2 threads
+(OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS,
+torch.set_num_threads), glibc malloc tunables that keep freed memory
+(GLIBC_TUNABLES: mmap_threshold, trim_threshold, top_pad; no page faults per
+step) and, per workload, the faster of PyTorch's own ATen kernel set (AVX2
+for PyTorch 1.13 on these CPUs) and ATEN_CPU_CAPABILITY=avx512, measured by
+one calibration worker with each before the rounds (neither is faster for
+every workload here; `--aten-cpu-capability` fixes the choice). The
+PyTorch worker reports the BLAS it loaded (/proc/self/maps) and OpenBLAS's
+core name and build (openblas_get_corename/openblas_get_config); the report
+header lists all of it, the removed variables and Debian's libblas.so.3
+alternative (OpenBLAS-OpenMP expected). `--inherit-env` keeps the inherited
+environment instead (the handicapped peer, for comparisons).
+
+The load guard: other processes' CPU use (the machine's busy time from
+/proc/stat less this run's own processes' CPU time) is measured for
+`--idle-check` seconds before the run and while each worker runs, and the
+VM's steal time with it. Above `--max-other-load` cores before or on
+average during the run, above `--max-worker-load` during any one worker, or
+with more than `--max-steal` stolen, or when PyTorch did not load
+OpenBLAS-OpenMP with a kernel set for this CPU, the run is unusable: the
+report gets a banner and no speedups or chart, and the exit status is 3
+(`--allow-load` writes the same report and exits 0; `--smoke` implies it, so
+that the smoke test passes on a busy machine). A machine already busy in the
+idle check stops the run before it measures anything (exit status 3, no
+report written) unless `--allow-load`.
+
 ``--target cuda`` runs the GPU comparison instead (bench/gpu_bench.py; it writes
 the GPU section of benchmarks.md and keeps the CPU tables; without a GPU it
 prints a SKIP line and exits with status 2).
@@ -33,8 +63,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+import benchenv  # noqa: E402
+from benchenv import THREADS  # noqa: E402
+
 MODES = ("forward", "forward+backward", "train step")
-THREADS = 2
 
 
 # --------------------------------------------------------------------------
@@ -124,6 +157,7 @@ def worker(name, framework, reps, min_seconds):
                lambda: m.train_step(*data, *params, *state))
     for mode, fn in zip(MODES, fns):
         result[mode] = _measure(fn, reps, min_seconds)
+    result["process"] = benchenv.process_info()
     print(json.dumps(result))
 
 
@@ -131,17 +165,62 @@ def worker(name, framework, reps, min_seconds):
 # Driver
 # --------------------------------------------------------------------------
 
-def run_worker(name, framework, args):
-    env = dict(os.environ, OMP_NUM_THREADS=str(THREADS), OPENBLAS_NUM_THREADS=str(THREADS),
-               MKL_NUM_THREADS=str(THREADS))
+def run_worker(name, framework, args, env, guard):
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, framework,
            "--reps", str(args.reps), "--min-seconds", str(args.min_seconds)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with guard.window(f"{name} {framework}"):
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
         return {"workload": name, "framework": framework, "error": f"worker failed: {tail}"}
     return json.loads(lines[-1])
+
+
+def choose_aten(name, args, env, guard):
+    """PyTorch's kernel set for a workload: with "auto", the one of
+    benchenv.aten_choices() under which a calibration worker's PyTorch times
+    (forward, forward+backward and train step summed) are lowest."""
+    if args.inherit_env:
+        return {"choice": "inherited"}
+    if args.aten_cpu_capability != "auto":
+        return {"choice": args.aten_cpu_capability}
+    choices = benchenv.aten_choices()
+    if len(choices) == 1:
+        return {"choice": choices[0]}
+    calibration = argparse.Namespace(reps=args.reps, min_seconds=min(args.min_seconds, 0.5))
+    out = {"ms": {}, "capability": {}}
+    for choice in choices:
+        r = run_worker(name, "torch", calibration, benchenv.with_aten(env, choice), guard)
+        if "error" in r:
+            return {"choice": "default", "error": r["error"]}
+        out["ms"][choice] = sum(r[m]["median_ms"] for m in MODES)
+        out["capability"][choice] = r["process"].get("torch_cpu_capability", "unknown")
+    out["choice"] = min(choices, key=out["ms"].get)
+    print(f"{name:18s} PyTorch kernels: {out['choice']} (calibration, the three modes summed: " +
+          ", ".join(f"{c} ({out['capability'][c]}) {out['ms'][c]:.3f} ms" for c in choices) + ")",
+          flush=True)
+    return out
+
+
+def aten_line(aten):
+    """The report's sentence on PyTorch's kernel set per workload."""
+    if not aten or all(a["choice"] == "inherited" for a in aten.values()):
+        return []
+    parts = []
+    for name, a in aten.items():
+        text = f"{name} `{a['choice']}`"
+        if "ms" in a:
+            text += " (" + " vs ".join(f"{c} {ms:.3g} ms" for c, ms in a["ms"].items()) + ")"
+        parts.append(text)
+    own = next((a["capability"]["default"] for a in aten.values()
+                if "default" in a.get("capability", {})), None)
+    return ["PyTorch's ATen kernel set (`ATEN_CPU_CAPABILITY`) per workload: "
+            + ("the faster in one calibration worker each (forward, forward+backward and train "
+               "step summed) of PyTorch's own choice (`default`"
+               + (f": {own}" if own else "") + ") and `avx512`: "
+               if any("ms" in a for a in aten.values()) else "")
+            + "; ".join(parts) + ".", ""]
 
 
 def machine():
@@ -154,20 +233,13 @@ def machine():
                     break
     except OSError:
         pass
-    info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "load": os.getloadavg()[0]}
+    info = {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version()}
     try:
         import torch
         info["torch"] = torch.__version__
     except ImportError:
         info["torch"] = "not installed"
-    try:
-        out = subprocess.run(["update-alternatives", "--query", "libblas.so.3-x86_64-linux-gnu"],
-                             capture_output=True, text=True).stdout
-        info["blas"] = next((l.split(":", 1)[1].strip() for l in out.splitlines()
-                             if l.startswith("Value:")), "unknown")
-    except OSError:
-        info["blas"] = "unknown"
+    info["blas_alternative"] = benchenv.blas_alternative()
     return info
 
 
@@ -195,17 +267,22 @@ def kernel_lines(kernel):
             g = kernel[f"{who}_gflops"]
             rows.append(f"| {'tad' if who == 'tad' else 'PyTorch'} | {kernel[f'{who}_ms']:.2f} | "
                         f"{g:.1f} | {100 * g / p1:.0f}% | {100 * g / p2:.0f}% |")
+    if "process" in kernel:
+        rows += ["", "PyTorch's BLAS in this process: " +
+                 benchenv.openblas_summary(kernel["process"]) + "."]
     return rows
 
 
-def run_kernel(args):
+def run_kernel(args, env, guard):
     if args.workloads and "matmul" not in args.workloads:
         return None
     cmd = [sys.executable, os.path.join(HERE, "matmul.py"), "--json"]
     if args.smoke:
         cmd += ["--n", "128", "--reps", "1", "--rounds", "1"]
-    env = dict(os.environ, OMP_NUM_THREADS=str(THREADS))
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if args.inherit_env:
+        cmd.append("--inherit-env")
+    with guard.window("matmul kernel"):
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
@@ -213,34 +290,69 @@ def run_kernel(args):
     return json.loads(lines[-1])
 
 
-def write_report(results, info, args, path_md, path_png, kernel=None):
+def environment_lines(env_info, peer):
+    """The conditions of the run: the workers' environment, the BLAS PyTorch
+    loaded and its kernel set."""
+    removed, inherit = env_info["removed"], env_info["inherit"]
+    if inherit:
+        env = ("Environment of the worker processes: **inherited** (`--inherit-env`: "
+               "a comparison run, not the fair peer), with "
+               f"`OMP_NUM_THREADS`, `OPENBLAS_NUM_THREADS` and `MKL_NUM_THREADS` set to {THREADS}")
+    else:
+        env = ("Environment of both frameworks' worker processes (`bench/benchenv.py`): "
+               + ("removed the inherited " + ", ".join(f"`{k}={v}`" for k, v in removed.items())
+                  + " (they force OpenBLAS onto its AVX2 kernels and a wrong L2 size on "
+                  "AVX-512 CPUs)" if removed else
+                  "nothing inherited to remove (`" + "`, `".join(benchenv.REMOVED) + "` unset)")
+               + "; set " + ", ".join(f"`{k}={v}`" for k, v in benchenv.settings().items()))
+    others = env_info["others"]
+    env += ("; other inherited variables that affect BLAS, OpenMP, PyTorch or malloc: " +
+            (", ".join(f"`{k}={v}`" for k, v in others.items()) if others else "none") +
+            f". PyTorch also gets `torch.set_num_threads({THREADS})`; OpenMP's wait policy is "
+            "the default (threads spin a while before sleeping).")
+    blas = (f"PyTorch's BLAS, as its worker loaded it (`/proc/self/maps`, "
+            f"`openblas_get_corename`): {benchenv.openblas_summary(peer)}; Debian's "
+            f"`libblas.so.3` alternative: `{env_info['blas_alternative']}`.")
+    return [env, "", blas]
+
+
+def write_report(results, info, args, path_md, path_png, kernel=None, env_info=None,
+                 peer=None, guard=None, unusable=(), aten=None):
     from workloads import WORKLOADS
     lines = ["# Benchmarks: tad against PyTorch eager", "",
-             "<!-- Written by bench/run.py; do not edit by hand. -->", "",
-             f"Command: `/usr/bin/python3 bench/run.py{' ' + ' '.join(args.workloads) if args.workloads else ''}`"
-             f" ({time.strftime('%Y-%m-%d')}).", "",
-             f"Machine: {info['cpu']}, {info['cores']} cores visible; PyTorch {info['torch']} "
-             f"(Debian python3-torch) with BLAS `{info['blas']}`, {THREADS} threads "
-             f"(`torch.set_num_threads`, `OMP_NUM_THREADS`); tad modules compiled with `-O3` "
-             "for the host CPU (matmul-like ops of 2^18 multiply-adds or more and other loop "
-             "nests of 2^17 iterations or more (weighted by their body's ops over two) run "
-             "their outer loops on OpenMP threads, "
-             "`OMP_NUM_THREADS` of them; smaller ones are single-threaded). "
-             f"Load average (1 min) at the start: {info['load']:.1f}, at the end: "
-             f"{os.getloadavg()[0]:.1f}; a load above the core count means other processes "
-             "shared the cores and the times are noisy.", "",
-             "float32. *forward*: the loss; *forward+backward*: loss and parameter gradients "
-             "(`loss_vjp`; PyTorch: `backward()`); *train step*: forward, backward and an SGD "
-             "update (PyTorch: `optimizer.step()`; tad: `train_step`, new parameters returned "
-             f"in fresh buffers). Each framework runs in {args.rounds} worker processes per "
-             "workload, alternating PyTorch and tad; each times at least "
-             f"{args.reps} runs and {args.min_seconds} s after one warm-up; a time is the median "
-             "over the rounds of their medians; ratio = tad / PyTorch "
-             "(below 1: tad is faster). Peak memory: growth of the process's peak resident set "
-             "over the timed section (VmHWM, reset before it), in MB. tad compile: "
-             "`tad.compile_train_step` (trace, import, tadc -O3 for the three functions, load).",
-             "", "| workload | mode | PyTorch ms | tad ms | ratio | PyTorch peak MB | tad peak MB | tad compile s |",
-             "|---|---|---|---|---|---|---|---|"]
+             "<!-- Written by bench/run.py; do not edit by hand. -->", ""]
+    if unusable:
+        lines += ["> **UNUSABLE: " + "; ".join(unusable) + ".** The times and ratios below "
+                  "do not describe tad or PyTorch; run the benchmark again on a quiet machine "
+                  "(`bench/run.py --help`).", ""]
+    lines += [f"Command: `/usr/bin/python3 bench/run.py"
+              f"{' ' + ' '.join(sys.argv[1:]) if sys.argv[1:] else ''}`"
+              f" ({time.strftime('%Y-%m-%d')}).", "",
+              f"Machine: {info['cpu']}, {info['cores']} cores visible; PyTorch {info['torch']} "
+              f"(Debian python3-torch), {THREADS} threads; tad modules compiled with `-O3` "
+              "for the host CPU (matmul-like ops of 2^18 multiply-adds or more and other loop "
+              "nests of 2^17 iterations or more (weighted by their body's ops over two) run "
+              "their outer loops on OpenMP threads, "
+              "`OMP_NUM_THREADS` of them; smaller ones are single-threaded).", ""]
+    lines += environment_lines(env_info, peer) + [""] + aten_line(aten)
+    lines += [f"Load guard: {guard.summary()}. Limits: other processes at most "
+              f"{guard.max_other:.2f} cores before and on average during the run and "
+              f"{guard.max_window:.2f} during any worker, steal at most "
+              f"{100 * guard.max_steal:.0f}%" +
+              (" (not enforced: " + ("`--smoke`" if args.smoke else "`--allow-load`") + ")"
+               if args.allow_load else "") + ".", ""]
+    lines += ["float32. *forward*: the loss; *forward+backward*: loss and parameter gradients "
+              "(`loss_vjp`; PyTorch: `backward()`); *train step*: forward, backward and an SGD "
+              "update (PyTorch: `optimizer.step()`; tad: `train_step`, new parameters returned "
+              f"in fresh buffers). Each framework runs in {args.rounds} worker processes per "
+              "workload, alternating PyTorch and tad; each times at least "
+              f"{args.reps} runs and {args.min_seconds} s after one warm-up; a time is the median "
+              "over the rounds of their medians; ratio = tad / PyTorch "
+              "(below 1: tad is faster). Peak memory: growth of the process's peak resident set "
+              "over the timed section (VmHWM, reset before it), in MB. tad compile: "
+              "`tad.compile_train_step` (trace, import, tadc -O3 for the three functions, load).",
+              "", "| workload | mode | PyTorch ms | tad ms | ratio | PyTorch peak MB | tad peak MB | tad compile s |",
+              "|---|---|---|---|---|---|---|---|"]
     not_run = []
     chart = []
     for name in results:
@@ -257,7 +369,9 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
                          f"{fmt(d['compile_s']) if mode == MODES[0] else ''} |")
     lines.append("")
     speedups = train_step_speedups(results)
-    if speedups:
+    if speedups and unusable:
+        lines += ["Train step speedups: not stated (the run is unusable).", ""]
+    elif speedups:
         lines.append("Train step speedup (PyTorch time / tad time): " +
                      ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
                      f"; geometric mean {statistics.geometric_mean(speedups.values()):.2f}x.")
@@ -274,6 +388,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None):
         for name, err in not_run:
             lines.append(f"- `{name}`: {err}")
         lines.append("")
+    if unusable:
+        chart = []  # keeps the chart of the last usable run
     if chart:
         lines.append(f"![tad / PyTorch time ratio]({os.path.basename(path_png)})")
         lines.append("")
@@ -335,19 +451,51 @@ def combine_rounds(rounds):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Exit status: 0 for a usable run; 3 when the load guard or the peer check marks "
+               "the run unusable (the report is written with a banner, without speedups or "
+               "chart; nothing is written when the idle check fails) unless --allow-load or "
+               "--smoke; 2 for --target cuda without a GPU.")
     parser.add_argument("workloads", nargs="*", help="subset of workloads (default: all)")
     parser.add_argument("--worker", nargs=2, metavar=("WORKLOAD", "FRAMEWORK"),
                         help=argparse.SUPPRESS)
-    parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--min-seconds", type=float, default=1.0)
+    parser.add_argument("--reps", type=int, default=20,
+                        help="timed runs per measurement and worker, at least (default 20)")
+    parser.add_argument("--min-seconds", type=float, default=1.0,
+                        help="timed seconds per measurement and worker, at least (default 1)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="worker processes per framework and workload, "
                              "alternating PyTorch and tad (default 3)")
     parser.add_argument("--smoke", action="store_true",
-                        help="1 timed iteration per measurement (a test, not a benchmark)")
+                        help="1 timed iteration per measurement (a test, not a benchmark); "
+                             "implies --allow-load")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
                         help="where benchmarks.md and benchmarks.png go (default: docs/)")
+    parser.add_argument("--allow-load", action="store_true",
+                        help="exit 0 even when the run is unusable (load, or PyTorch not at its "
+                             "best); the report still carries the banner (debugging)")
+    parser.add_argument("--inherit-env", action="store_true",
+                        help="run the workers in the inherited environment (OPENBLAS_CORETYPE "
+                             "etc. kept, no malloc tunables or ATEN_CPU_CAPABILITY): the "
+                             "handicapped peer, for comparisons only")
+    parser.add_argument("--aten-cpu-capability", default="auto",
+                        choices=("auto", "default", "avx2", "avx512"),
+                        help="PyTorch's kernel set (ATEN_CPU_CAPABILITY): auto (default) "
+                             "times PyTorch with its own choice and with avx512 in one "
+                             "calibration worker each per workload and keeps the faster; "
+                             "default: PyTorch's own choice")
+    parser.add_argument("--idle-check", type=float, default=3.0, metavar="SECONDS",
+                        help="how long the load guard watches the machine before the run "
+                             "(default 3)")
+    parser.add_argument("--max-other-load", type=float, default=0.15, metavar="CORES",
+                        help="other processes' CPU use allowed before and on average during "
+                             "the run, in cores (default 0.15)")
+    parser.add_argument("--max-worker-load", type=float, default=0.5, metavar="CORES",
+                        help="other processes' CPU use allowed while any one worker runs, "
+                             "in cores (default 0.5)")
+    parser.add_argument("--max-steal", type=float, default=0.02, metavar="FRACTION",
+                        help="steal time allowed, as a fraction of the CPU time (default 0.02)")
     parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
                         help="cuda: tad against PyTorch CUDA on a GPU (bench/gpu_bench.py)")
     parser.add_argument("--emulate", action="store_true",
@@ -356,9 +504,10 @@ def main():
     args = parser.parse_args()
     if args.smoke:
         args.reps, args.min_seconds, args.rounds = 1, 0.0, 1
+        args.idle_check = min(args.idle_check, 0.5)
+        args.allow_load = True
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    sys.path.insert(0, HERE)
     if args.worker:
         if args.target == "cuda":
             import gpu_bench as gpu
@@ -379,13 +528,41 @@ def main():
         import gpu_bench as gpu
         return gpu.main(os.path.abspath(__file__), args, names)
     info = machine()
-    print(f"machine: {info['cpu']}, torch {info['torch']}, BLAS {info['blas']}", flush=True)
+    env, removed = benchenv.worker_env(args.inherit_env)
+    env_info = {"removed": removed, "inherit": args.inherit_env,
+                "others": benchenv.other_relevant_vars(env),
+                "blas_alternative": info["blas_alternative"]}
+    print(f"machine: {info['cpu']}, torch {info['torch']}, libblas.so.3 -> "
+          f"{info['blas_alternative']}", flush=True)
+    if args.inherit_env:
+        print("environment: inherited (--inherit-env)", flush=True)
+    else:
+        print("environment: removed " +
+              (" ".join(f"{k}={v}" for k, v in removed.items()) or "nothing") + "; set " +
+              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()), flush=True)
+    guard = benchenv.LoadGuard(args.max_other_load, args.max_worker_load, args.max_steal)
+    idle = guard.check_idle(args.idle_check)
+    print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run", flush=True)
+    if guard.problems() and not args.allow_load:
+        print(f"UNUSABLE: taken under load ({'; '.join(guard.problems())}): not started, "
+              "nothing written (--allow-load runs anyway)", flush=True)
+        return 3
     results = {}
+    peer = None
+    peers = []  # what every PyTorch worker loaded
+    aten = {}
     for name in names:
+        aten[name] = choose_aten(name, args, env, guard)
+        torch_env = env if args.inherit_env else benchenv.with_aten(env, aten[name]["choice"])
         rounds = {"torch": [], "tad": []}
         for _ in range(args.rounds):
             for fw in rounds:
-                rounds[fw].append(run_worker(name, fw, args))
+                rounds[fw].append(run_worker(name, fw, args, torch_env, guard))
+        peers += [r["process"] for r in rounds["torch"] if "process" in r]
+        if peer is None and peers:
+            peer = peers[0]
+            print(f"PyTorch's BLAS: {benchenv.openblas_summary(peer)}; CPU capability "
+                  f"{peer.get('torch_cpu_capability')}", flush=True)
         results[name] = {fw: combine_rounds(r) for fw, r in rounds.items()}
         t, d = results[name]["torch"], results[name]["tad"]
         if "error" in d or "error" in t:
@@ -395,24 +572,45 @@ def main():
             tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
             print(f"{name:18s} {mode:17s} torch {tm:9.3f} ms  tad {dm:9.3f} ms  "
                   f"ratio {dm / tm:7.3f}", flush=True)
-    speedups = train_step_speedups(results)
-    if speedups:
-        print("train step speedup: " + ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
-              f"; geomean {statistics.geometric_mean(speedups.values()):.2f}x", flush=True)
-    kernel = run_kernel(args)
+    kernel = run_kernel(args, env, guard)
     if kernel and "error" not in kernel:
         print(f"matmul {kernel['n']}^3 f32: tad {kernel['tad_gflops']:.1f} GFLOP/s "
               f"({100 * kernel['tad_gflops'] / kernel['peak2_gflops']:.0f}% of the measured "
               f"2-thread peak {kernel['peak2_gflops']:.1f}), PyTorch "
               f"{kernel.get('torch_gflops', 0):.1f} GFLOP/s", flush=True)
+        if "process" in kernel:
+            peers.append(kernel["process"])
+        if peer is None and "process" in kernel:
+            peer = kernel["process"]
+            print(f"PyTorch's BLAS: {benchenv.openblas_summary(peer)}", flush=True)
     elif kernel:
         print(f"matmul kernel failed: {kernel['error']}", flush=True)
+    guard.finish()
+    unusable = guard.problems()
+    if unusable:
+        unusable = ["taken under load (" + "; ".join(unusable) + ")"]
+    peer_problems = []
+    for p in peers if peers else ([None] if results or kernel else []):
+        peer_problems += [q for q in benchenv.peer_problems(p) if q not in peer_problems]
+    if peer_problems:
+        unusable.append("PyTorch not at its best (" + "; ".join(peer_problems) + ")")
+    print(f"load guard: {guard.summary()}", flush=True)
+    speedups = train_step_speedups(results)
+    if speedups and not unusable:
+        print("train step speedup: " + ", ".join(f"{n} {x:.2f}x" for n, x in speedups.items()) +
+              f"; geomean {statistics.geometric_mean(speedups.values()):.2f}x", flush=True)
     os.makedirs(args.out, exist_ok=True)
     md = os.path.join(args.out, "benchmarks.md")
     png = os.path.join(args.out, "benchmarks.png")
-    write_report(results, info, args, md, png, kernel)
+    write_report(results, info, args, md, png, kernel, env_info, peer, guard, unusable, aten)
+    for reason in unusable:
+        print(f"UNUSABLE: {reason}" + (" (ignored: " + ("--smoke" if args.smoke else
+                                                        "--allow-load") + ")"
+                                       if args.allow_load else ""), flush=True)
+    if not unusable:
+        print("load guard: quiet machine, peer at its best: the run is usable", flush=True)
     print(f"wrote {md}")
-    return 0
+    return 3 if unusable and not args.allow_load else 0
 
 
 if __name__ == "__main__":
