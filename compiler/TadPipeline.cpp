@@ -19,9 +19,9 @@ static const char *const kKeptComposites[] = {"_softmax", "_log_softmax"};
 
 void tad::buildTadPipeline(OpPassManager &pm,
                            const TadPipelineOptions &options) {
-  std::vector<std::string> ruleFiles(options.ruleFiles.begin(),
+  SmallVector<std::string> ruleFiles(options.ruleFiles.begin(),
                                      options.ruleFiles.end());
-  std::vector<std::string> keptComposites(std::begin(kKeptComposites),
+  SmallVector<std::string> keptComposites(std::begin(kKeptComposites),
                                           std::end(kKeptComposites));
 
   // Composite ops become their decompositions before differentiation.
