@@ -56,6 +56,35 @@ func.func @f(%x: tensor<2x0xf32>, %w: tensor<0x2xf32>) -> tensor<2x2xf32> {
 }"""
 
 
+EMPTY_BATCH = """
+func.func @f(%x: tensor<0x3xf32>, %w: tensor<3x2xf32>) -> (tensor<0x2xf32>, tensor<f32>) {
+  %h = tad.mm %x, %w : (tensor<0x3xf32>, tensor<3x2xf32>) -> tensor<0x2xf32>
+  %t = tad.tanh %h : tensor<0x2xf32>
+  %s = tad.sum.dim_IntList %t : (tensor<0x2xf32>) -> tensor<f32>
+  return %t, %s : tensor<0x2xf32>, tensor<f32>
+}"""
+
+
+def check_empty_batch(rng):
+    """An empty batch crosses the boundary: results of the right (empty)
+    shapes, a sum of 0, zero gradients and tangents."""
+    problems = []
+    x = np.zeros((0, 3), np.float32)
+    w = rng.standard_normal((3, 2)).astype(np.float32)
+    for opt in (0, 2):
+        m = tad.compile(EMPTY_BATCH, vjp=["f"], jvp=["f"], opt_level=opt)
+        t, s = m.f(x, w)
+        if t.shape != (0, 2) or s != 0:
+            problems.append(f"-O{opt} forward {t!r} {s!r}")
+        out = m.f_vjp(x, w, np.zeros((0, 2), np.float32), np.ones((), np.float32))
+        if out[2].shape != (0, 3) or out[3].shape != (3, 2) or np.any(out[3] != 0):
+            problems.append(f"-O{opt} gradients {out[2:]!r}")
+        out = m.f_jvp(x, w, x, np.ones_like(w))
+        if out[2].shape != (0, 2) or out[3] != 0:
+            problems.append(f"-O{opt} tangents {out[2:]!r}")
+    return problems
+
+
 def main():
     rng = np.random.default_rng(0)
     failures = 0
@@ -82,6 +111,10 @@ def main():
         failures += bool(problems)
         print(f"{'FAIL' if problems else 'PASS'}: {name}" +
               "".join("\n  " + p for p in problems))
+    problems = check_empty_batch(rng)
+    failures += bool(problems)
+    print(f"{'FAIL' if problems else 'PASS'}: empty batch at the boundary" +
+          "".join("\n  " + p for p in problems))
     try:
         tad.compile(BOUNDARY)
         print("FAIL: zero-size arguments at the boundary were accepted")
