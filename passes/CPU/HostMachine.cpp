@@ -163,6 +163,20 @@ const HostMachine &mlir::tad::hostMachine() {
   return machine;
 }
 
+HostMachine HostMachine::withOverrides(const Overrides &overrides) const {
+  HostMachine m = *this;
+  auto pin = [](int64_t value, int64_t &field) {
+    if (value > 0)
+      field = value;
+  };
+  pin(overrides.vectorBits, m.vectorBits);
+  pin(overrides.vectorRegisters, m.numVectors);
+  pin(overrides.l1Bytes, m.l1Bytes);
+  pin(overrides.l2Bytes, m.l2Bytes);
+  pin(overrides.cores, m.cores);
+  return m;
+}
+
 bool HostMachine::usesDefaults() const {
   return llvm::is_contained({vectorSource, l1Source, l2Source, coresSource},
                             HostSource::Default);

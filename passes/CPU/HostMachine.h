@@ -39,6 +39,13 @@ struct HostMachine {
   HostSource l2Source = HostSource::Default;
   HostSource coresSource = HostSource::Default;
 
+  /// Values that replace the model's where positive (a pass's options;
+  /// 0 keeps the model's).
+  struct Overrides {
+    int64_t vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores;
+  };
+  HostMachine withOverrides(const Overrides &overrides) const;
+
   /// One line per field: its value and where it came from.
   void print(llvm::raw_ostream &os) const;
   /// Whether a field fell back to a built-in default (detection failed).

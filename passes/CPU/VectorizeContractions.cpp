@@ -807,17 +807,8 @@ void TadVectorizeContractionsPass::runOnOperation() {
                    "positive sizes and register-tile two");
     return signalPassFailure();
   }
-  Machine machine = tad::hostMachine();
-  if (vectorBits > 0)
-    machine.vectorBits = vectorBits;
-  if (vectorRegisters > 0)
-    machine.numVectors = vectorRegisters;
-  if (l1Bytes > 0)
-    machine.l1Bytes = l1Bytes;
-  if (l2Bytes > 0)
-    machine.l2Bytes = l2Bytes;
-  if (cores > 0)
-    machine.cores = cores;
+  Machine machine = tad::hostMachine().withOverrides(
+      {vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores});
   if (printSchedule) {
     llvm::errs() << "tad schedule: machine model\n";
     machine.print(llvm::errs());

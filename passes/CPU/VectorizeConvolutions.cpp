@@ -392,13 +392,8 @@ LogicalResult vectorizeWeightGradient(RewriterBase &rewriter,
 }
 
 void TadVectorizeConvolutionsPass::runOnOperation() {
-  tad::HostMachine machine = tad::hostMachine();
-  if (vectorBits > 0)
-    machine.vectorBits = vectorBits;
-  if (vectorRegisters > 0)
-    machine.numVectors = vectorRegisters;
-  if (cores > 0)
-    machine.cores = cores;
+  tad::HostMachine machine = tad::hostMachine().withOverrides(
+      {vectorBits, vectorRegisters, /*l1Bytes=*/0, /*l2Bytes=*/0, cores});
   SmallVector<linalg::LinalgOp> ops;
   getOperation().walk([&](linalg::LinalgOp op) {
     if (isa<linalg::Conv2DNchwFchwOp, linalg::GenericOp>(op))

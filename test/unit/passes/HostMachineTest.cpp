@@ -182,3 +182,16 @@ TEST(HostMachineTest, EnvironmentPinsTheModel) {
 }
 
 } // namespace
+
+namespace {
+// A pass's options replace the model's values where positive.
+TEST(HostMachineTest, PassOptionsOverride) {
+  HostMachine m = detectHostMachine(zen4Probe("/nonexistent/tad/sysfs"));
+  HostMachine pinned = m.withOverrides({256, 16, 0, 2 << 20, 0});
+  EXPECT_EQ(pinned.vectorBits, 256);
+  EXPECT_EQ(pinned.numVectors, 16);
+  EXPECT_EQ(pinned.l1Bytes, m.l1Bytes);
+  EXPECT_EQ(pinned.l2Bytes, 2 << 20);
+  EXPECT_EQ(pinned.cores, 2);
+}
+} // namespace
