@@ -68,9 +68,10 @@ using HelperTable = llvm::StringMap<const HelperEntry *>;
 class Binder {
 public:
   /// `opLoc` is the location of the op being differentiated (or, with
-  /// `purpose` "decomposing", decomposed); errors in a formula point at the
-  /// op at `opLoc` and carry a note "while <purpose> this op with this rule
-  /// formula" at the formula.
+  /// `purpose` "decomposing", decomposed). Errors in a formula point at the
+  /// formula and carry a note "while <purpose> this op" at `opLoc`; an op
+  /// the formula builds that rejects the user's shapes is reported at
+  /// `opLoc`, with the formula as a note.
   Binder(OpBuilder &builder, Location opLoc, const OpCatalog &catalog,
          const HelperTable &helpers, StringRef purpose = "differentiating")
       : builder(builder), opLoc(opLoc), purpose(purpose.str()),
