@@ -8,25 +8,20 @@
 // plus MLIR's context, pass manager, timing and printing options
 // (--mlir-timing, --mlir-print-ir-after-all, ...). Reads a module in the tad
 // dialect (or plain func/linalg/tensor/arith/math), differentiates the
-// requested functions, lowers to the LLVM dialect (compiler/TadPipeline.h)
-// and writes the result of the requested stage. Errors are diagnostics on
-// stderr with exit code 1; no output file is left behind (outputs are
-// written to a temporary next to the destination and renamed on success).
+// requested functions, lowers to the LLVM dialect and writes the result of
+// the requested stage (compiler/Driver.h). This file holds the command line
+// and the reading of the input; errors are diagnostics on stderr with exit
+// code 1, and no output file is left behind (compiler/OutputFile.h).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/GpuPipeline.h"
-#include "compiler/HeaderGen.h"
+#include "compiler/Driver.h"
 #include "compiler/Linker.h"
-#include "compiler/ObjectEmitter.h"
-#include "compiler/TadPipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
-#include "passes/ABI/ABI.h"
 #include "passes/CPU/HostMachine.h"
 #include "tools/tadc/RuleCommands.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -35,19 +30,15 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,19 +46,8 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-namespace {
-enum class Target { CPU, CUDA };
-enum class Emit {
-  MLIR,
-  Linalg,
-  LLVMDialect,
-  LLVMIR,
-  Object,
-  SharedObject,
-  Header,
-  PTX
-};
-} // namespace
+using Target = tad::PipelineTarget;
+using Emit = tad::OutputKind;
 
 static cl::OptionCategory tadcCategory("tadc options");
 
@@ -233,33 +213,6 @@ static void installRuleLoader() {
   tad::registerDefaultRuleLoader();
 }
 
-/// The file extension of each kind of output.
-static StringRef getExtension(Emit kind) {
-  switch (kind) {
-  case Emit::MLIR:
-    return ".tad.mlir";
-  case Emit::Linalg:
-    return ".linalg.mlir";
-  case Emit::LLVMDialect:
-    return ".llvm.mlir";
-  case Emit::LLVMIR:
-    return ".ll";
-  case Emit::Object:
-    return ".o";
-  case Emit::SharedObject:
-    return ".so";
-  case Emit::Header:
-    return ".h";
-  case Emit::PTX:
-    return ".ptx";
-  }
-  llvm_unreachable("unknown emit kind");
-}
-
-static bool isTextual(Emit kind) {
-  return kind != Emit::Object && kind != Emit::SharedObject;
-}
-
 /// The output path: -o, else the input's stem with the extension of `kind`
 /// next to the input ("-" for textual output of stdin input, "a.o"/"a.so"
 /// for binary output of stdin input).
@@ -267,198 +220,17 @@ static std::string getOutputPath(Emit kind) {
   if (!outputFilename.empty())
     return outputFilename;
   if (inputFilename == "-")
-    return isTextual(kind) ? "-" : ("a" + getExtension(kind)).str();
+    return tad::isTextualOutput(kind)
+               ? "-"
+               : ("a" + tad::getOutputExtension(kind)).str();
   SmallString<256> path(inputFilename);
   llvm::sys::path::replace_extension(path, "");
-  path += getExtension(kind);
+  path += tad::getOutputExtension(kind);
   return std::string(path);
 }
 
-namespace {
-/// An output file written in full or not at all: a temporary next to the
-/// destination, renamed over it by commit(), removed otherwise.
-class AtomicOutput {
-public:
-  /// Creates the temporary; reports an error if the destination's
-  /// directory is not writable.
-  static FailureOr<std::unique_ptr<AtomicOutput>> create(MLIRContext *context,
-                                                         StringRef path) {
-    auto output = std::unique_ptr<AtomicOutput>(new AtomicOutput(path));
-    int fd;
-    SmallString<256> model(path);
-    model += ".tmp-%%%%%%";
-    if (std::error_code error =
-            llvm::sys::fs::createUniqueFile(model, fd, output->tempPath))
-      return emitError(UnknownLoc::get(context))
-             << "cannot write '" << path << "': " << error.message();
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    output->remover.setFile(output->tempPath);
-    return output;
-  }
-
-  StringRef getTempPath() const { return tempPath; }
-
-  /// Renames the temporary over the destination.
-  LogicalResult commit(MLIRContext *context) {
-    if (std::error_code error = llvm::sys::fs::rename(tempPath, path))
-      return emitError(UnknownLoc::get(context))
-             << "cannot write '" << path << "': " << error.message();
-    remover.releaseFile();
-    return success();
-  }
-
-private:
-  explicit AtomicOutput(StringRef path) : path(path) {}
-
-  std::string path;
-  SmallString<256> tempPath;
-  llvm::FileRemover remover;
-};
-} // namespace
-
-/// Whether `path` names an existing file that is not a regular one (a
-/// device such as /dev/null, a pipe): written in place, never replaced.
-static bool isSpecialFile(StringRef path) {
-  llvm::sys::fs::file_status status;
-  return !llvm::sys::fs::status(path, status) &&
-         llvm::sys::fs::exists(status) &&
-         status.type() != llvm::sys::fs::file_type::regular_file;
-}
-
-/// Writes `path` ("-": stdout) with `write`, atomically (a regular file) or
-/// in place (stdout, a device, a pipe); a failed write is an error.
-static LogicalResult
-writeOutput(MLIRContext *context, StringRef path,
-            function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
-  if (path == "-" || isSpecialFile(path)) {
-    std::error_code error;
-    std::unique_ptr<llvm::raw_fd_ostream> file;
-    if (path != "-") {
-      file = std::make_unique<llvm::raw_fd_ostream>(path, error);
-      if (error)
-        return emitError(UnknownLoc::get(context))
-               << "cannot write '" << path << "': " << error.message();
-    }
-    llvm::raw_fd_ostream &os = file ? *file : llvm::outs();
-    if (failed(write(os)))
-      return failure();
-    os.flush();
-    if (os.has_error()) {
-      error = os.error();
-      os.clear_error();
-      return emitError(UnknownLoc::get(context))
-             << "cannot write '" << path << "': " << error.message();
-    }
-    return success();
-  }
-  FailureOr<std::unique_ptr<AtomicOutput>> output =
-      AtomicOutput::create(context, path);
-  if (failed(output))
-    return failure();
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream os((*output)->getTempPath(), error);
-    if (error)
-      return emitError(UnknownLoc::get(context))
-             << "cannot write '" << path << "': " << error.message();
-    if (failed(write(os)))
-      return failure();
-    os.close();
-    if (os.has_error())
-      return emitError(UnknownLoc::get(context))
-             << "cannot write '" << path << "': " << os.error().message();
-  }
-  return (*output)->commit(context);
-}
-
-/// The names of the functions that tad-export-abi turned into entry points.
-static SmallVector<std::string> getEntryPoints(ModuleOp module) {
-  SmallVector<std::string> names;
-  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
-    if (fn.getName().starts_with(tad::abi::kImplPrefix))
-      names.push_back(
-          fn.getName().drop_front(tad::abi::kImplPrefix.size()).str());
-  return names;
-}
-
-static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
-                             TimingScope &timing, const char *argv0) {
-  if (target == Target::CUDA && !tad::isSupportedGpuArch(gpuArch))
-    return emitError(UnknownLoc::get(&context))
-           << "unsupported --gpu-arch=" << gpuArch.getValue()
-           << "; expected sm_80 or sm_90";
-  if (target != Target::CUDA &&
-      (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
-       cudaPath.getNumOccurrences() || gpuEmulate ||
-       gpuKernels.getNumOccurrences()))
-    return emitError(UnknownLoc::get(&context))
-           << (emit == Emit::PTX                 ? "--emit=ptx"
-               : gpuArch.getNumOccurrences()     ? "--gpu-arch"
-               : cudaPath.getNumOccurrences()    ? "--cuda-path"
-               : gpuKernels.getNumOccurrences()  ? "--gpu-kernels"
-                                                 : "--gpu-emulate")
-           << " needs --target=cuda";
-  if (gpuEmulate && emit == Emit::PTX)
-    return emitError(UnknownLoc::get(&context))
-           << "--gpu-emulate runs the kernels on the CPU and writes no PTX";
-  if (optLevel > 3)
-    return emitError(UnknownLoc::get(&context))
-           << "invalid optimization level -O" << optLevel.getValue()
-           << "; expected -O0, -O1, -O2 or -O3";
-  if (target == Target::CUDA && cudaPath.getNumOccurrences()) {
-    SmallString<256> libdevice(cudaPath.getValue());
-    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-    if (!llvm::sys::fs::is_regular_file(libdevice))
-      return emitError(UnknownLoc::get(&context))
-             << "--cuda-path=" << cudaPath.getValue()
-             << " has no libdevice (" << libdevice << ")";
-  }
-  if (!matmulCacheTiles.empty() &&
-      (matmulCacheTiles.size() != 3 ||
-       llvm::any_of(matmulCacheTiles, [](int64_t v) { return v <= 0; })))
-    return emitError(UnknownLoc::get(&context))
-           << "--matmul-cache-tiles expects three positive sizes mc,nc,kc";
-  if (!matmulRegisterTile.empty() &&
-      (matmulRegisterTile.size() != 2 ||
-       llvm::any_of(matmulRegisterTile, [](int64_t v) { return v <= 0; })))
-    return emitError(UnknownLoc::get(&context))
-           << "--matmul-register-tile expects two positive sizes mr,nr";
-  std::string outputPath = getOutputPath(emit);
-  if (outputPath != "-" && inputFilename != "-" &&
-      llvm::sys::fs::equivalent(inputFilename, outputPath))
-    return emitError(UnknownLoc::get(&context))
-           << "output '" << outputPath << "' would overwrite the input";
-  if (outputPath == "-" && !isTextual(emit))
-    return emitError(UnknownLoc::get(&context))
-           << "--emit=" << (emit == Emit::Object ? "obj" : "so")
-           << " cannot write to stdout; use -o FILE";
-
-  // The runtime archive is needed only to link, but a missing one is
-  // better reported before compiling.
-  std::string runtimeArchive;
-  if (emit == Emit::SharedObject) {
-    FailureOr<std::string> found = tad::findRuntimeLibrary(
-        &context, argv0, reinterpret_cast<void *>(&installRuleLoader),
-        runtimeLib);
-    if (failed(found))
-      return failure();
-    runtimeArchive = *found;
-  }
-
-  OwningOpRef<ModuleOp> module;
-  {
-    TimingScope parseTiming = timing.nest("Parse");
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module)
-      return failure();
-  }
-
-  // MLIR passes up to the requested stage.
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
-  pm.enableTiming(timing);
-  tad::TadPipelineOptions pipeline;
+/// The pipeline options that the command line sets.
+static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   auto assign = [](auto &listOption, const auto &values) {
     listOption = ArrayRef(llvm::to_vector(values));
   };
@@ -467,22 +239,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   assign(pipeline.ruleFiles, ruleFiles);
   if (keepOps.getNumOccurrences())
     assign(pipeline.keepOps, keepOps);
-  pipeline.target = target == Target::CUDA ? tad::PipelineTarget::CUDA
-                                           : tad::PipelineTarget::CPU;
-  switch (emit) {
-  case Emit::MLIR:
-    pipeline.stage = tad::PipelineStage::Differentiated;
-    break;
-  case Emit::Linalg:
-    pipeline.stage = tad::PipelineStage::Linalg;
-    break;
-  case Emit::Header:
-    pipeline.stage = tad::PipelineStage::Signatures;
-    break;
-  default:
-    pipeline.stage = tad::PipelineStage::LLVM;
-    break;
-  }
+  pipeline.target = target;
   pipeline.optLevel = optLevel;
   assign(pipeline.matmulCacheTiles, matmulCacheTiles);
   assign(pipeline.matmulRegisterTile, matmulRegisterTile);
@@ -494,142 +251,57 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   pipeline.cudaPath = cudaPath.getValue();
   pipeline.kernels = gpuKernels == GpuKernels::Tiled ? "tiled" : "naive";
   pipeline.emulate = gpuEmulate;
-  tad::buildTadPipeline(pm, pipeline);
-  if (failed(pm.run(*module)))
-    return failure();
+}
 
-  // Math functions on the GPU come from libdevice, which only a CUDA
-  // toolkit has: without it the PTX declares them and cannot be loaded.
-  if (target == Target::CUDA && !gpuEmulate && emit != Emit::MLIR &&
-      emit != Emit::Linalg && emit != Emit::Header) {
-    FailureOr<std::string> ptx = tad::getPTX(*module);
-    if (failed(ptx))
-      return failure();
-    std::vector<std::string> unresolved =
-        tad::getUnresolvedLibdeviceCalls(*ptx);
-    if (!unresolved.empty()) {
-      InFlightDiagnostic warning = emitWarning(UnknownLoc::get(&context))
-                                   << "the kernels call libdevice functions (";
-      llvm::interleaveComma(unresolved, warning);
-      warning << ") but no libdevice was found: pass --cuda-path=DIR (a CUDA "
-                 "toolkit with nvvm/libdevice/libdevice.10.bc); as it is, "
-                 "the PTX does not assemble and the module fails to load its "
-                 "kernels";
-    }
-  }
-
-  switch (emit) {
-  case Emit::MLIR:
-  case Emit::Linalg:
-  case Emit::LLVMDialect:
-    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
-      module->print(os);
-      return success();
-    });
-  case Emit::Header:
-    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
-      StringRef stem = outputPath == "-"
-                           ? llvm::sys::path::stem(inputFilename.getValue())
-                           : llvm::sys::path::stem(outputPath);
-      return tad::emitCHeader(*module, stem == "-" ? "module" : stem, os);
-    });
-  case Emit::PTX: {
-    FailureOr<std::string> ptx = tad::getPTX(*module);
-    if (failed(ptx))
-      return failure();
-    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
-      os << *ptx;
-      return success();
-    });
-  }
-  default:
-    break;
-  }
-
-  // LLVM IR and machine code.
-  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      tad::createHostTargetMachine(&context, optLevel);
-  if (failed(machine))
-    return failure();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    TimingScope llvmTiming = timing.nest("LLVM IR translation and opt");
-    FailureOr<std::unique_ptr<llvm::Module>> translated =
-        tad::translateAndOptimize(*module, llvmContext, **machine, optLevel);
-    if (failed(translated))
-      return failure();
-    llvmModule = std::move(*translated);
-  }
-  if (emit == Emit::LLVMIR)
-    return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
-      llvmModule->print(os, nullptr);
-      return success();
-    });
-
-  auto writeObject = [&](llvm::raw_pwrite_stream &os) {
-    TimingScope codegenTiming = timing.nest("LLVM code generation");
-    return tad::emitObjectFile(&context, *llvmModule, **machine, os);
-  };
-  if (emit == Emit::Object)
-    return writeOutput(&context, outputPath, writeObject);
-
-  // Shared object: the object in a temporary file, linked into a temporary
-  // next to the destination, renamed on success.
-  SmallString<256> objectPath;
-  int fd;
-  if (std::error_code error =
-          llvm::sys::fs::createTemporaryFile("tad", "o", fd, objectPath))
+static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                             TimingScope &timing, const char *argv0) {
+  // GPU options given without --target=cuda (verifyCompileOptions checks
+  // the values).
+  if (target != Target::CUDA &&
+      (emit == Emit::PTX || gpuArch.getNumOccurrences() ||
+       cudaPath.getNumOccurrences() || gpuEmulate ||
+       gpuKernels.getNumOccurrences()))
     return emitError(UnknownLoc::get(&context))
-           << "cannot create a temporary file: " << error.message();
-  llvm::FileRemover removeObject(objectPath);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    if (failed(writeObject(os)))
-      return failure();
-    os.close();
-    if (os.has_error())
-      return emitError(UnknownLoc::get(&context))
-             << "cannot write '" << objectPath << "'";
-  }
-  // A device or pipe as the destination (-o /dev/null) gets the linked
-  // bytes written into it; it is never renamed over.
-  bool special = isSpecialFile(outputPath);
-  SmallString<256> linkedPath;
-  if (special) {
-    if (std::error_code error = llvm::sys::fs::createTemporaryFile(
-            "tad", "so", fd, linkedPath))
-      return emitError(UnknownLoc::get(&context))
-             << "cannot create a temporary file: " << error.message();
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-  }
-  llvm::FileRemover removeLinked(linkedPath);
-  FailureOr<std::unique_ptr<AtomicOutput>> output =
-      special ? FailureOr<std::unique_ptr<AtomicOutput>>(nullptr)
-              : AtomicOutput::create(&context, outputPath);
-  if (failed(output))
+           << (emit == Emit::PTX                 ? "--emit=ptx"
+               : gpuArch.getNumOccurrences()     ? "--gpu-arch"
+               : cudaPath.getNumOccurrences()    ? "--cuda-path"
+               : gpuKernels.getNumOccurrences()  ? "--gpu-kernels"
+                                                 : "--gpu-emulate")
+           << " needs --target=cuda";
+  tad::TadPipelineOptions pipeline;
+  setPipelineOptions(pipeline);
+  tad::OutputOptions output;
+  output.kind = emit;
+  output.path = getOutputPath(emit);
+  if (failed(tad::verifyCompileOptions(&context, pipeline, output)))
     return failure();
+  if (output.path != "-" && inputFilename != "-" &&
+      llvm::sys::fs::equivalent(inputFilename, output.path))
+    return emitError(UnknownLoc::get(&context))
+           << "output '" << output.path << "' would overwrite the input";
+  StringRef stem = llvm::sys::path::stem(
+      output.path == "-" ? inputFilename.getValue() : output.path);
+  output.headerName = stem == "-" ? "module" : stem.str();
+
+  // The runtime archive is needed only to link, but a missing one is
+  // better reported before compiling.
+  if (emit == Emit::SharedObject) {
+    FailureOr<std::string> found = tad::findRuntimeLibrary(
+        &context, argv0, reinterpret_cast<void *>(&installRuleLoader),
+        runtimeLib);
+    if (failed(found))
+      return failure();
+    output.runtimeArchive = *found;
+  }
+
+  OwningOpRef<ModuleOp> module;
   {
-    TimingScope linkTiming = timing.nest("Link");
-    StringRef device = target != Target::CUDA ? ""
-                       : gpuEmulate             ? "emulated"
-                                                : "cuda";
-    if (failed(tad::linkSharedObject(
-            &context, objectPath, runtimeArchive, getEntryPoints(*module),
-            special ? StringRef(linkedPath) : (*output)->getTempPath(),
-            device)))
+    TimingScope parseTiming = timing.nest("Parse");
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
       return failure();
   }
-  if (!special)
-    return (*output)->commit(&context);
-  auto linked = llvm::MemoryBuffer::getFile(linkedPath, /*IsText=*/false);
-  if (!linked)
-    return emitError(UnknownLoc::get(&context))
-           << "cannot read '" << linkedPath << "': " << linked.getError().message();
-  return writeOutput(&context, outputPath, [&](llvm::raw_pwrite_stream &os) {
-    os << (*linked)->getBuffer();
-    return success();
-  });
+  return tad::compileModule(*module, pipeline, output, timing);
 }
 
 int main(int argc, char **argv) {
