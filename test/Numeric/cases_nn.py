@@ -405,7 +405,7 @@ def _cases():
                  [normal(2, 3, 3)]),
             Case("_adaptive_avg_pool2d_backward", adb, [normal(*adb_out), normal(1, 2, 5, 7)]),
         ],
-        "loss2": [
+        "nll-bce-huber": [
             Case("nll_loss_forward mean weight", nl1,
                  [normal(4, 5), targets(nl1_ts, 5), positive(5)], diff=[0]),
             Case("nll_loss_forward sum", nl2, [normal(4, 5), targets(nl2_ts, 5)]),

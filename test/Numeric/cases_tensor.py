@@ -1,6 +1,6 @@
 """Numeric test cases for the tensor op families: reductions
-(reduction2), batched and vector products (matmul2), shape and data
-movement (shape2), gather/scatter/indexing (indexing).
+(reduction-stats), batched and vector products (batched-matmul), shape and data
+movement (movement), gather/scatter/indexing (indexing).
 
 Index operands are i64 NumPy arrays and are not differentiated (the
 default `diff` of Case keeps only float arguments)."""
@@ -66,7 +66,7 @@ func.func @f(%%x: %(X)s) -> (%(R)s) {
 
 
 FAMILIES = {
-    "reduction2": [
+    "reduction-stats": [
         Case("amax dim=1", shaped("amax", [3, 4], [3], "{dim = array<i64: 1>}"),
              [distinct(3, 4)]),
         Case("amax all keepdim", shaped("amax", [2, 3], [1, 1], "{keepdim = true}"),
@@ -131,7 +131,7 @@ func.func @f(%x: tensor<3x4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
              .replace("(tensor<3x2xf64>) -> tensor<3x2xf64>", "tensor<3x2xf64>"),
              [normal(3, 2)]),
     ],
-    "matmul2": [
+    "batched-matmul": [
         Case("bmm", binary("bmm", [2, 3, 4], [2, 4, 5], [2, 3, 5]),
              [normal(2, 3, 4), normal(2, 4, 5)]),
         Case("baddbmm broadcast", ternary("baddbmm", [3, 1], [2, 3, 4], [2, 4, 2],
@@ -144,7 +144,7 @@ func.func @f(%x: tensor<3x4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
         Case("dot", binary("dot", [5], [5], []), [normal(5), normal(5)]),
         Case("mv", binary("mv", [3, 4], [4], [3]), [normal(3, 4), normal(4)]),
     ],
-    "shape2": [
+    "movement": [
         Case("_unsafe_view", shaped("_unsafe_view", [2, 3, 4], [4, 6],
                                     "{size = array<i64: 4, -1>}"), [normal(2, 3, 4)]),
         Case("permute", shaped("permute", [2, 3, 4], [4, 2, 3],

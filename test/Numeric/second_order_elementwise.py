@@ -1,6 +1,6 @@
 """Second-order checks for the elementwise op families.
 
-1. Per op: every case of cases_elementwise2.py differentiated twice,
+1. Per op: every case of cases_elementwise.py differentiated twice,
    VJP of its VJP and JVP of its VJP (a Hessian-vector product), against
    central differences of the compiled f_vjp. This exercises the rules of
    the backward ops that first-order rules emit (gelu_backward,
@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from cases_elementwise2 import FAMILIES
+from cases_elementwise import FAMILIES
 from gradcheck import Case, run_cases
 
 rng = np.random.default_rng(11)
