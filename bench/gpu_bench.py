@@ -33,7 +33,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
 MODES = ("forward", "forward+backward", "train step")
-BEGIN, END = "<!-- gpu-begin -->", "<!-- gpu-end -->"
+import report_sections  # noqa: E402
+from report_sections import replace_section  # noqa: E402
+
+BEGIN, END = report_sections.markers("gpu")
 
 
 def cuda_gpu():
@@ -208,32 +211,13 @@ def section(results, info, args):
 
 def merge(path_md, gpu_section):
     """benchmarks.md with its GPU section replaced (or appended)."""
-    text = ""
-    if os.path.exists(path_md):
-        with open(path_md) as f:
-            text = f.read()
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
-        text = head + gpu_section + tail
-    elif text:
-        text = text.rstrip("\n") + "\n\n" + gpu_section + "\n"
-    else:
-        text = "# Benchmarks\n\n" + gpu_section + "\n"
-    with open(path_md, "w") as f:
-        f.write(text)
+    replace_section(path_md, "gpu", gpu_section)
 
 
 def kept_section(path_md):
     """The GPU section of an existing benchmarks.md ("" if none), which a
     CPU run keeps."""
-    if not os.path.exists(path_md):
-        return ""
-    with open(path_md) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        return ""
-    return BEGIN + text.split(BEGIN, 1)[1].split(END, 1)[0] + END
+    return report_sections.kept_section(path_md, "gpu")
 
 
 def main(script, args, names):

@@ -107,9 +107,9 @@ def fma_peak(threads, tmp):
 
 
 MODULE = """
-func.func @mm(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{
-  %0 = tad.mm %a, %b : (tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
-  return %0 : tensor<{n}x{n}xf32>
+func.func @mm(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %0 = tad.mm %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %0 : tensor<{m}x{n}xf32>
 }}
 """
 
@@ -125,25 +125,29 @@ def median_time(fn, reps):
     return times[len(times) // 2]
 
 
-def run(n=1024, reps=15, extra_args=(), rounds=5):
+def run(n=1024, reps=15, extra_args=(), rounds=5, m=None, k=None):
+    """C[m, n] = A[m, k] B[k, n] (m and k default to n)."""
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     import numpy as np
     import tad
-    result = {"n": n, "reps": reps, "rounds": rounds, "load": os.getloadavg()[0]}
+    m, k = m or n, k or n
+    result = {"n": n, "m": m, "k": k, "reps": reps, "rounds": rounds,
+              "load": os.getloadavg()[0]}
     peak_dir = tempfile.TemporaryDirectory(prefix="tad-peak-")
     result["peak1_gflops"], result["vector_bits"] = fma_peak(1, peak_dir.name)
     result["peak2_gflops"], _ = fma_peak(2, peak_dir.name)
-    flops = 2.0 * n * n * n
+    flops = 2.0 * m * n * k
     rng = np.random.default_rng(0)
-    a = rng.standard_normal((n, n), dtype=np.float32)
-    b = rng.standard_normal((n, n), dtype=np.float32)
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    b = rng.standard_normal((k, n), dtype=np.float32)
     start = time.perf_counter()
-    m = tad.compile(MODULE.format(n=n), opt_level=3, extra_args=list(extra_args))
+    module = tad.compile(MODULE.format(m=m, n=n, k=k), opt_level=3,
+                         extra_args=list(extra_args))
     result["compile_s"] = time.perf_counter() - start
-    c = m.mm(a, b)
+    c = module.mm(a, b)
     ref = a.astype(np.float64) @ b.astype(np.float64)
     result["max_rel_error"] = float(np.abs(c - ref).max() / np.abs(ref).max())
-    calls = {"tad": lambda: m.mm(a, b)}
+    calls = {"tad": lambda: module.mm(a, b)}
     try:
         import torch
         torch.set_num_threads(benchenv.THREADS)
@@ -176,6 +180,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1024)
+    parser.add_argument("--m", type=int, default=None, help="rows of A and C (default: n)")
+    parser.add_argument("--k", type=int, default=None, help="columns of A (default: n)")
     parser.add_argument("--reps", type=int, default=15, help="calls per round")
     parser.add_argument("--rounds", type=int, default=5,
                         help="rounds, alternating tad and PyTorch (default 5)")
@@ -189,7 +195,7 @@ def main():
     args = parser.parse_args()
     benchenv.ensure(args.inherit_env)
     if args.json:
-        print(json.dumps(run(args.n, args.reps, args.tadc_args, args.rounds)))
+        print(json.dumps(run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k)))
         return 0
     env, removed = benchenv.worker_env(args.inherit_env)
     if args.inherit_env:
@@ -205,19 +211,21 @@ def main():
     guard = benchenv.LoadGuard()
     guard.check_idle(2.0)
     with guard.window("matmul"):
-        r = run(args.n, args.reps, args.tadc_args, args.rounds)
+        r = run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k)
     guard.finish()
     proc = r["process"]
     print(f"PyTorch's BLAS: {benchenv.openblas_summary(proc)}; libblas.so.3 -> "
           f"{benchenv.blas_alternative()}")
     print(f"FMA peak ({r['vector_bits']}-bit vectors): {r['peak1_gflops']:.1f} GFLOP/s on 1 "
           f"thread, {r['peak2_gflops']:.1f} on 2")
-    print(f"tad   matmul {args.n}^3 f32: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
+    shape = (f"{args.n}^3" if r["m"] == r["n"] == r["k"]
+             else f"{r['m']}x{r['n']}x{r['k']}")
+    print(f"tad   matmul {shape} f32: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
           f"{100 * r['tad_gflops'] / r['peak1_gflops']:5.1f}% of 1-thread peak, "
           f"{100 * r['tad_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak "
           f"(max rel. error {r['max_rel_error']:.1e})")
     if "torch_ms" in r:
-        print(f"torch matmul {args.n}^3 f32: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
+        print(f"torch matmul {shape} f32: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
               f"GFLOP/s  {100 * r['torch_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak")
     print(f"load guard: {guard.summary()}")
     unusable = guard.problems() + (benchenv.peer_problems(proc) if "torch_ms" in r else [])

@@ -115,7 +115,7 @@ def worker(name, framework, reps, min_seconds):
     torch.set_num_threads(THREADS)
     import workloads
     torch.manual_seed(0)
-    model, inputs, targets, loss_fn = workloads.WORKLOADS[name][0]()
+    model, inputs, targets, loss_fn = workloads.get(name)
     result = {"workload": name, "framework": framework}
 
     if framework == "torch":
@@ -150,11 +150,16 @@ def worker(name, framework, reps, min_seconds):
         m = step.module
         data = [t.numpy() for t in list(inputs) + list(targets)]
         params = [np.array(p) for p in step.params]
+        # Buffers the forward pass updates (BatchNorm's running statistics)
+        # follow the parameters; @loss returns their new values, whose
+        # cotangents are zero.
+        buffers = [np.array(b) for b in step.buffers]
         one = np.ones((), params[0].dtype)
+        zeros = [np.zeros_like(b) for b in buffers]
         state = list(step.state)
-        fns = (lambda: m.loss(*data, *params),
-               lambda: m.loss_vjp(*data, *params, one),
-               lambda: m.train_step(*data, *params, *state))
+        fns = (lambda: m.loss(*data, *params, *buffers),
+               lambda: m.loss_vjp(*data, *params, *buffers, one, *zeros),
+               lambda: m.train_step(*data, *params, *buffers, *state))
     for mode, fn in zip(MODES, fns):
         result[mode] = _measure(fn, reps, min_seconds)
     result["process"] = benchenv.process_info()
@@ -379,8 +384,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
     lines.append("Workloads: " + "; ".join(f"`{n}`: {WORKLOADS[n][1]}" for n in results) + ".")
     lines.extend(kernel_lines(kernel))
     lines.append("")
-    import gpu_bench as gpu
-    gpu_section = gpu.kept_section(path_md)
+    import report_sections
+    kept = [report_sections.kept_section(path_md, name) for name in ("sweep", "gpu")]
     if not_run:
         lines.append("Not run yet (tad cannot import or compile them; the benchmark runs them as "
                      "soon as it can):")
@@ -393,8 +398,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
     if chart:
         lines.append(f"![tad / PyTorch time ratio]({os.path.basename(path_png)})")
         lines.append("")
-    if gpu_section:  # written by --target cuda; a CPU run keeps it
-        lines += [gpu_section, ""]
+    # Written by bench/sweep.py and --target cuda; this run keeps them.
+    lines += [f"{section}\n" for section in kept if section]
     with open(path_md, "w") as f:
         f.write("\n".join(lines))
     if chart:

@@ -1,4 +1,4 @@
-"""The benchmark workloads of issue 6, defined in PyTorch (float32).
+"""The six benchmark workloads, defined in PyTorch (float32).
 
 Each ``make_<name>()`` returns ``(model, inputs, targets, loss_fn)``: the
 loss is ``loss_fn(model(*inputs), *targets)``, the same function for PyTorch
@@ -98,3 +98,12 @@ WORKLOADS = {
     "lstm": (make_lstm, "LSTM input 128, hidden 256, 32 steps, batch 16, linear head + MSE"),
     "elementwise": (make_elementwise, "sum(tanh(x*w+b)*sigmoid(x)), 1M floats"),
 }
+
+
+def get(name):
+    """(model, inputs, targets, loss_fn) of a workload or of a sweep point
+    (bench/sweep_points.py)."""
+    if name in WORKLOADS:
+        return WORKLOADS[name][0]()
+    import sweep_points
+    return sweep_points.make(name)
