@@ -734,18 +734,30 @@ Value lowerMaxPoolBackward(MaxPool2dWithIndicesBackwardOp op,
   return reshapeTo(b, loc, gi, cast<RankedTensorType>(op.getType()));
 }
 
+/// A tensor of `shape` whose element at each index is `value(indices)`,
+/// computed when the program runs: the IR stays the same size whatever the
+/// shape (a constant holding every element would grow with it).
+Value tabulated(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type element,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> value) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  SmallVector<Iter> iters(rank, Iter::parallel);
+  return generic(b, loc, ValueRange{}, init,
+                 {AffineMap::getMultiDimIdentityMap(rank, ctx)}, iters,
+                 [&](OpBuilder &nb, Location nl, ValueRange) -> SmallVector<Value> {
+                   SmallVector<Value> indices;
+                   for (int64_t d = 0; d < rank; ++d)
+                     indices.push_back(linalg::IndexOp::create(nb, nl, d));
+                   return {value(nb, nl, indices)};
+                 })[0];
+}
 
-/// An arith.constant tensor of f32 or f64 `values`.
-Value denseConstant(OpBuilder &b, Location loc, RankedTensorType type,
-                    ArrayRef<double> values) {
-  Attribute attr;
-  if (type.getElementType().isF32()) {
-    SmallVector<float> narrow(values.begin(), values.end());
-    attr = DenseElementsAttr::get(type, ArrayRef<float>(narrow));
-  } else {
-    attr = DenseElementsAttr::get(type, values);
-  }
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
+/// 1 / `count` as a float of type `element` (`count` an index).
+Value reciprocalOf(OpBuilder &b, Location loc, Value count, Type element) {
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  Value asFloat = arith::SIToFPOp::create(b, loc, element, asInt);
+  return arith::DivFOp::create(b, loc, constF(b, loc, element, 1.0), asFloat);
 }
 
 /// 1 / divisor of each avg_pool2d output window, as ATen computes it.
@@ -753,23 +765,32 @@ Value avgPoolScale(OpBuilder &b, Location loc, const Pool2dParams &p,
                    ArrayRef<int64_t> inputSize, ArrayRef<int64_t> out,
                    bool countIncludePad, std::optional<int64_t> divisorOverride,
                    Type element) {
-  SmallVector<double> values;
-  for (int64_t oh = 0; oh < out[0]; ++oh)
-    for (int64_t ow = 0; ow < out[1]; ++ow) {
-      int64_t start[2], end[2], poolSize = 1, count = 1;
-      int64_t o[2] = {oh, ow};
-      for (int i = 0; i < 2; ++i) {
-        start[i] = o[i] * p.stride[i] - p.padding[i];
-        end[i] = std::min(start[i] + p.kernel[i], inputSize[i] + p.padding[i]);
-        poolSize *= end[i] - start[i];
-        count *= std::min(end[i], inputSize[i]) - std::max<int64_t>(start[i], 0);
-      }
-      double divisor = divisorOverride ? static_cast<double>(*divisorOverride)
-                       : countIncludePad ? static_cast<double>(poolSize)
-                                         : static_cast<double>(count);
-      values.push_back(1.0 / divisor);
+  if (divisorOverride)
+    return filled(b, loc, out, element, 1.0 / static_cast<double>(*divisorOverride));
+  auto body = [&](OpBuilder &nb, Location nl, ValueRange o) -> Value {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(nb, nl, v);
+    };
+    Value poolSize = index(1), count = index(1);
+    for (int i = 0; i < 2; ++i) {
+      // The window [start, end) of output o[i], clipped to the padded and
+      // to the unpadded input.
+      Value start = arith::SubIOp::create(
+          nb, nl, arith::MulIOp::create(nb, nl, o[i], index(p.stride[i])),
+          index(p.padding[i]));
+      Value end = arith::MinSIOp::create(
+          nb, nl, arith::AddIOp::create(nb, nl, start, index(p.kernel[i])),
+          index(inputSize[i] + p.padding[i]));
+      Value inside = arith::SubIOp::create(
+          nb, nl, arith::MinSIOp::create(nb, nl, end, index(inputSize[i])),
+          arith::MaxSIOp::create(nb, nl, start, index(0)));
+      poolSize = arith::MulIOp::create(nb, nl, poolSize,
+                                       arith::SubIOp::create(nb, nl, end, start));
+      count = arith::MulIOp::create(nb, nl, count, inside);
     }
-  return denseConstant(b, loc, RankedTensorType::get(out, element), values);
+    return reciprocalOf(nb, nl, countIncludePad ? poolSize : count, element);
+  };
+  return tabulated(b, loc, out, element, body);
 }
 
 Value lowerAvgPool(AvgPool2dOp op, AvgPool2dOp::Adaptor adaptor, OpBuilder &b) {
@@ -824,15 +845,29 @@ Value lowerAvgPoolBackward(AvgPool2dBackwardOp op, AvgPool2dBackwardOp::Adaptor 
   return reshapeTo(b, loc, gi, cast<RankedTensorType>(op.getType()));
 }
 
-/// [out, in] matrix of adaptive-average weights 1 / window length.
+/// [out, in] matrix of adaptive-average weights: 1 / window length inside
+/// output o's window [adaptiveStart, adaptiveEnd) of the input, else 0.
 Value adaptiveMatrix(OpBuilder &b, Location loc, int64_t out, int64_t in, Type element) {
-  SmallVector<double> values(out * in, 0.0);
-  for (int64_t o = 0; o < out; ++o) {
-    int64_t start = adaptiveStart(o, out, in), end = adaptiveEnd(o, out, in);
-    for (int64_t i = start; i < end; ++i)
-      values[o * in + i] = 1.0 / static_cast<double>(end - start);
-  }
-  return denseConstant(b, loc, RankedTensorType::get({out, in}, element), values);
+  auto body = [&](OpBuilder &nb, Location nl, ValueRange idx) -> Value {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(nb, nl, v);
+    };
+    Value o = idx[0], i = idx[1];
+    Value start = arith::DivUIOp::create(
+        nb, nl, arith::MulIOp::create(nb, nl, o, index(in)), index(out));
+    Value next = arith::AddIOp::create(nb, nl, o, index(1));
+    Value end = arith::DivUIOp::create(
+        nb, nl,
+        arith::AddIOp::create(nb, nl, arith::MulIOp::create(nb, nl, next, index(in)),
+                              index(out - 1)),
+        index(out));
+    Value weight = reciprocalOf(nb, nl, arith::SubIOp::create(nb, nl, end, start), element);
+    Value within = arith::AndIOp::create(
+        nb, nl, arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i, start),
+        arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, end));
+    return arith::SelectOp::create(nb, nl, within, weight, constF(nb, nl, element, 0.0));
+  };
+  return tabulated(b, loc, {out, in}, element, body);
 }
 
 /// out[n, c, a, b] = sum_{h, w} src[n, c, h, w] * A[.., ..] * B[.., ..]; with

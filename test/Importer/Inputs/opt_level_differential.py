@@ -93,7 +93,12 @@ class PoolAverages(nn.Module):
     def forward(self, x):
         a = F.avg_pool2d(x, 2)
         b = F.adaptive_avg_pool2d(x, (3, 2))
-        return (self.conv(a).sum() * 0.5 + (self.conv(b) ** 2).sum())
+        # Windows clipped by padding and ceil mode, each divisor rule.
+        c = F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+        d = F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=True)
+        e = F.avg_pool2d(x, 2, stride=1, divisor_override=3)
+        return (self.conv(a).sum() * 0.5 + (self.conv(b) ** 2).sum() + (c ** 2).sum()
+                + d.sin().sum() + e.tanh().sum())
 
 
 MODELS = [
