@@ -31,7 +31,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 #  - tadc links every module with the system C compiler driver (cc, clang-N
 #    or gcc; crt files and libm from libc6-dev), and with libomp from
 #    libomp-N-dev when tad was built with OpenMP;
-#  - the Python package needs python3 and python3-numpy.
+#  - the Python package needs python3 and python3-numpy (its optional C
+#    extension, tad._fastcall, is built for the python3 of the build
+#    machine; other versions call modules through ctypes).
 set(LLVM_MAJOR ${LLVM_VERSION_MAJOR})
 set(TAD_DEB_DEPENDS
   "libc6"
@@ -42,7 +44,7 @@ set(TAD_DEB_DEPENDS
   "libyaml-cpp0.7"
   "libc6-dev"
   "gcc | clang-${LLVM_MAJOR}"
-  "python3"
+  "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR})"
   "python3-numpy")
 if(TAD_OPENMP_LIBRARY)
   list(APPEND TAD_DEB_DEPENDS "libomp-${LLVM_MAJOR}-dev")
@@ -52,5 +54,11 @@ list(JOIN TAD_DEB_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-torch, cmake")
 # The digits demo (examples/digits).
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-sklearn, python3-matplotlib")
+
+# Byte-compiling the Python package and cleaning up after it.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+    ${CMAKE_CURRENT_LIST_DIR}/debian/postinst
+    ${CMAKE_CURRENT_LIST_DIR}/debian/prerm)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 include(CPack)
