@@ -6,7 +6,10 @@
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tad)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "tad developers <tad@localhost>")
+# The Maintainer field: whoever builds the package (-DCPACK_PACKAGE_CONTACT).
+if(NOT CPACK_PACKAGE_CONTACT)
+  set(CPACK_PACKAGE_CONTACT "tad developers <tad@localhost>")
+endif()
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "ahead-of-time automatic-differentiation compiler on MLIR")
 set(CPACK_PACKAGE_DESCRIPTION
