@@ -3,7 +3,9 @@
 //
 // `tadc --emit=header` writes a C header declaring the module's entry points
 // (runtime/include/tad/runtime.h), with each function's signature (dtypes
-// and shapes of its arguments and results) as a comment.
+// and shapes of its arguments and results) as a comment. The header stops
+// the C compiler with an #error when the tad/runtime.h it includes is of
+// another ABI version than the module's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_COMPILER_HEADERGEN_H

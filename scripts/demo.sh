@@ -7,6 +7,9 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"
+# The checkout's package and tadc (an installed tad needs neither line;
+# docs/install.md).
+export PYTHONPATH="$ROOT/runtime/python${PYTHONPATH:+:$PYTHONPATH}"
 export TADC="${TAD_BUILD_DIR:-$ROOT/build}/bin/tadc"
 echo "==> training examples/digits with a tadc-compiled training step"
 /usr/bin/python3 "$ROOT/examples/digits/train.py" "$@"

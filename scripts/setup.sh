@@ -9,7 +9,7 @@ PACKAGES=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools libyaml-cpp-dev googletest libgtest-dev python3-numpy
   python3-dev python3-torch python3-sklearn python3-matplotlib libopenblas0-openmp
-  libomp-22-dev
+  libomp-22-dev pkg-config
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

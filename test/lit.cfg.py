@@ -37,7 +37,16 @@ llvm_config.use_default_substitutions()
 
 # Debian's numpy/torch belong to /usr/bin/python3, not the pyenv python on PATH.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# The include flags of tad/runtime.h in the checkout: the header, and the
+# tad/version.h that CMake generates into the build.
+config.substitutions.append(("%tad_cflags", "-I{} -I{}".format(
+    os.path.join(config.tad_src_root, "runtime", "include"),
+    os.path.join(config.tad_obj_root, "include"))))
 config.substitutions.append(("%tad_src", config.tad_src_root))
+config.substitutions.append(("%tad_obj", config.tad_obj_root))
+# The version of tad's top-level CMakeLists.txt (tadc --version, tad/version.h).
+config.substitutions.append(("%tad_version", config.tad_version))
+config.substitutions.append(("%tad_abi_version", config.tad_abi_version))
 config.substitutions.append(("%tad_lib", config.tad_lib_dir))
 config.substitutions.append(("%cc", shutil.which("clang-22") or shutil.which("cc") or "cc"))
 

@@ -15,8 +15,7 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
-import tad  # noqa: E402
+import tad  # noqa: E402  (installed; in a checkout, PYTHONPATH=runtime/python)
 
 BATCH, IN, HIDDEN = 64, 8, 32
 

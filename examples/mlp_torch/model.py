@@ -33,9 +33,6 @@ def build(dtype=torch.float32, batch=8, seed=0):
 
 
 if __name__ == "__main__":
-    import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                    "runtime", "python"))
     from tad.testing import check_example
     sys.exit(check_example(build, torch.float64))

@@ -53,9 +53,6 @@ def build(dtype=torch.float32, batch=2, seed=0, d=32, heads=4, ffn=64, seq=8):
 
 
 if __name__ == "__main__":
-    import os
     import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                    "runtime", "python"))
     from tad.testing import check_example
     sys.exit(check_example(build, torch.float64))

@@ -14,6 +14,8 @@
 #ifndef TAD_PASSES_ABI_ABI_H
 #define TAD_PASSES_ABI_ABI_H
 
+#include "tad/version.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -37,7 +39,10 @@ inline constexpr llvm::StringLiteral kCheckCallSymbol = "__tad_check_call";
 inline constexpr llvm::StringLiteral kCheckDeviceCallSymbol =
     "__tad_check_device_call";
 /// Value of `tad_module_info::abi_version` (TAD_ABI_VERSION).
-inline constexpr int32_t kAbiVersion = 1;
+inline constexpr int32_t kAbiVersion = TAD_ABI_VERSION;
+/// Value of `tad_module_info::tad_version`: the release of tad that wrote the
+/// module (TAD_VERSION_STRING).
+inline constexpr llvm::StringLiteral kTadVersion = TAD_VERSION_STRING;
 
 /// tad_dtype codes; the values are part of the ABI.
 enum class DType : int32_t { F32 = 0, F64 = 1, I64 = 2, I32 = 3, Bool = 4 };

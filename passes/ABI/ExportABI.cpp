@@ -72,8 +72,10 @@ struct AbiTypes {
         // results}
         functionInfo(LLVM::LLVMStructType::getLiteral(
             context, {ptr, ptr, i32, i32, ptr, ptr})),
-        // tad_module_info {abi_version, num_functions, functions}
-        moduleInfo(LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr})),
+        // tad_module_info {abi_version, num_functions, functions,
+        // tad_version}
+        moduleInfo(
+            LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr, ptr})),
         // int32_t entry(const tad_tensor *, int64_t, tad_tensor *, int64_t)
         entry(LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr, i64})),
         // int32_t __tad_check_call(const tad_function_info *, <entry args>)
@@ -479,6 +481,15 @@ void TadExportABIPass::runOnOperation() {
   for (auto [index, fn] : llvm::enumerate(exported))
     emitEntry(b, fn, functionTable, index, runtime);
 
+  // The release of tad that wrote the module, for the table.
+  std::string versionText = tad::abi::kTadVersion.str();
+  versionText.push_back('\0');
+  auto version = LLVM::GlobalOp::create(
+      b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), versionText.size()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, "__tad_version",
+      b.getStringAttr(versionText));
+  symbols->insert(version);
+
   // The module table: hidden, so that only the runtime's tad_module_info()
   // reaches it from outside the shared object.
   auto moduleInfo = createConstantGlobal(
@@ -489,8 +500,9 @@ void TadExportABIPass::runOnOperation() {
                       constantI32(init, loc, tad::abi::kAbiVersion), 0);
         info =
             insert(init, loc, info, constantI32(init, loc, exported.size()), 1);
-        return insert(init, loc, info, addressOrNull(init, loc, functionTable),
+        info = insert(init, loc, info, addressOrNull(init, loc, functionTable),
                       2);
+        return insert(init, loc, info, addressOrNull(init, loc, version), 3);
       });
   moduleInfo.setVisibility_(LLVM::Visibility::Hidden);
   moduleInfo.setDsoLocal(true);

@@ -5,7 +5,7 @@
 // RUN: tadc %s --emit=llvm-mlir -o - | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR2
 // RUN: tad-opt %s --tad-cpu-pipeline | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR2
 // RUN: tad-opt %s --tad-cpu-pipeline=opt-level=0 | FileCheck %s --check-prefixes=LLVMMLIR,LLVMMLIR0
-// RUN: tadc %s --emit=llvm -O0 -o - | FileCheck %s --check-prefix=LLVM0
+// RUN: tadc %s --emit=llvm -O0 -o - | FileCheck %s --check-prefix=LLVM0 -DABI=%tad_abi_version
 // RUN: tadc %s --emit=llvm -O2 -o - | FileCheck %s --check-prefix=LLVM2
 // RUN: tadc %s --emit=obj -o %t/stages.o
 // RUN: readelf -sW %t/stages.o | FileCheck %s --check-prefix=OBJ
@@ -85,7 +85,7 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 //      LLVM0: target triple = "{{x86_64|aarch64}}
 //      LLVM0: @__tad_fn0_args = internal constant [2 x { i32, i32, ptr }] [{ i32, i32, ptr } { i32 0, i32 2, ptr @__tad_fn0_args_0_shape }, { i32, i32, ptr } { i32 0, i32 2, ptr @__tad_fn0_args_1_shape }]
 //      LLVM0: @__tad_functions = internal constant [1 x { ptr, ptr, i32, i32, ptr, ptr }] [{ ptr, ptr, i32, i32, ptr, ptr } { ptr @__tad_fn0_name, ptr @predict, i32 2, i32 1, ptr @__tad_fn0_args, ptr @__tad_fn0_results }]
-//      LLVM0: @__tad_module = hidden constant { i32, i32, ptr } { i32 1, i32 1, ptr @__tad_functions }
+//      LLVM0: @__tad_module = hidden constant { i32, i32, ptr, ptr } { i32 [[ABI]], i32 1, ptr @__tad_functions, ptr @__tad_version }
 //      LLVM0: define internal void @_tad_impl_predict(ptr noalias %0, ptr noalias %1, ptr noalias %2)
 //      LLVM0: call float @llvm.exp.f32
 //      LLVM0: define i32 @predict(ptr %0, i64 %1, ptr %2, i64 %3)

@@ -13,6 +13,7 @@
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "passes/Passes.h"
+#include "tad/version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,8 +21,15 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  // --version: LLVM's lines, then tad's release and C ABI version.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tad-opt (tad) " TAD_VERSION_STRING ", C ABI version "
+       << TAD_ABI_VERSION << "\n";
+  });
   mlir::registerAllPasses();
   mlir::tad::registerTadPasses();
   mlir::tad::registerTadPipelines();

@@ -35,6 +35,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -320,6 +321,11 @@ int main(int argc, char **argv) {
         option->getOptionHiddenFlag() == cl::NotHidden)
       option->setHiddenFlag(cl::Hidden);
   }
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tadc (tad) " << tad::abi::kTadVersion << ", C ABI version "
+       << tad::abi::kAbiVersion << "\n  built with LLVM/MLIR " LLVM_VERSION_STRING
+          "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "tad compiler\n");
 
   DialectRegistry registry;

@@ -33,13 +33,13 @@
 #ifndef TAD_RUNTIME_H
 #define TAD_RUNTIME_H
 
+#include "tad/version.h" /* TAD_ABI_VERSION, TAD_VERSION_STRING */
+
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define TAD_ABI_VERSION 1
 
 /* Element types. The values are part of the ABI. */
 typedef enum tad_dtype {
@@ -109,6 +109,10 @@ typedef struct tad_module_info {
   int32_t abi_version; /* TAD_ABI_VERSION of the compiler that wrote it */
   int32_t num_functions;
   const tad_function_info *functions;
+  /* TAD_VERSION_STRING of the tadc that wrote it, e.g. "0.1.0". A loader
+   * reads this field only after checking abi_version: modules of other ABI
+   * versions may not have it. */
+  const char *tad_version;
 } tad_module_table;
 
 /* Exported by every tad-generated shared object. */

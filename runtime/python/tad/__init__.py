@@ -18,17 +18,26 @@ docs/gpu.md).
 import os as _os
 from pathlib import Path as _Path
 
-# The optional C extension tad._fastcall (runtime/python/fastcall.c) is built
-# into <build>/python/tad/; the package finds it there ($TAD_BUILD_DIR, else
-# this checkout's build/).
-for _build in (_os.environ.get("TAD_BUILD_DIR"),
-               _Path(__file__).resolve().parents[3] / "build"):
-    _extension_dir = _os.path.join(_build, "python", "tad") if _build else None
-    if (_extension_dir and _os.path.isdir(_extension_dir) and
-            _extension_dir not in __path__):
-        __path__.append(_extension_dir)
+# An installed package (cmake --install, the .deb; docs/install.md) holds
+# every file, the generated ones included. In a checkout, CMake generates
+# _version.py and builds the optional C extension tad._fastcall
+# (runtime/python/fastcall.c) into <build>/python/tad/, which the package
+# adds to its search path ($TAD_BUILD_DIR, else this checkout's build/).
+if not _os.path.isfile(_os.path.join(__path__[0], "_version.py")):
+    for _build in (_os.environ.get("TAD_BUILD_DIR"),
+                   _Path(__file__).resolve().parents[3] / "build"):
+        _extension_dir = _os.path.join(_build, "python", "tad") if _build else None
+        if (_extension_dir and _os.path.isdir(_extension_dir) and
+                _extension_dir not in __path__):
+            __path__.append(_extension_dir)
 
-from ._abi import ABI_VERSION
+try:
+    from ._version import ABI_VERSION, __version__
+except ImportError:
+    raise ImportError(
+        "tad: _version.py not found; in a checkout, CMake generates it into "
+        "<build>/python/tad: build tad (scripts/setup.sh) or set TAD_BUILD_DIR "
+        "to its build directory") from None
 from ._abi import ERROR_ARG_COUNT as STATUS_ARG_COUNT
 from ._abi import ERROR_DTYPE as STATUS_DTYPE
 from ._abi import ERROR_MEMORY as STATUS_MEMORY
@@ -45,7 +54,7 @@ from .torch_import import TadImportError, UnsupportedOpError, from_torch
 from .train import SGD, Adam, AdamW, TrainStep, compile_train_step
 
 __all__ = [
-    "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
+    "__version__", "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
     "TadError", "TensorType", "compile", "find_tadc", "load",
     "STATUS_OK", "STATUS_ARG_COUNT", "STATUS_NULL", "STATUS_DTYPE",
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",

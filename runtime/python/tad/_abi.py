@@ -1,14 +1,15 @@
-"""ctypes mirror of ``runtime/include/tad/runtime.h`` (ABI version 1).
+"""ctypes mirror of ``runtime/include/tad/runtime.h``.
 
 The layouts, enum values and the entry signature here must match the C
-header exactly; ``test/Runtime`` compares them with the C compiler's.
+header of ``ABI_VERSION`` exactly; ``test/Runtime`` compares them with the C
+compiler's.
 """
 
 import ctypes
 
 import numpy as np
 
-ABI_VERSION = 1
+from ._version import ABI_VERSION
 
 
 class Tensor(ctypes.Structure):
@@ -62,6 +63,7 @@ class ModuleTable(ctypes.Structure):
         ("abi_version", ctypes.c_int32),
         ("num_functions", ctypes.c_int32),
         ("functions", ctypes.POINTER(FunctionInfo)),
+        ("tad_version", ctypes.c_char_p),
     ]
 
 

@@ -25,17 +25,42 @@ class CompileError(RuntimeError):
         self.command = list(command)
 
 
+def _own_tadcs():
+    """The tadc that belongs to this package: the installed one next to an
+    installed package, else a checkout's build ($TAD_BUILD_DIR, then the
+    checkout's build/)."""
+    package = Path(__file__).resolve().parent
+    try:
+        from . import _install
+    except ImportError:
+        _install = None
+    if _install is not None:
+        return [os.path.normpath(package / _install.BINDIR / "tadc")]
+    candidates = []
+    build = os.environ.get("TAD_BUILD_DIR")
+    if build:
+        candidates.append(os.path.join(build, "bin", "tadc"))
+    # runtime/python/tad/compiler.py -> <repo>/build/bin/tadc
+    candidates.append(str(package.parents[2] / "build" / "bin" / "tadc"))
+    return candidates
+
+
 def find_tadc() -> str:
-    """The tadc to run: ``$TADC``, else ``tadc`` on ``PATH``, else the one
-    in this checkout's ``build/bin``."""
+    """The tadc to run: ``$TADC``; else the one this package was installed
+    with (``<prefix>/bin/tadc``), or in a checkout the one built there;
+    else ``tadc`` on ``PATH``. If none exists, the path where this
+    package's own tadc would be."""
     env = os.environ.get("TADC")
     if env:
         return env
+    own = _own_tadcs()
+    for candidate in own:
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
     on_path = shutil.which("tadc")
     if on_path:
         return on_path
-    # runtime/python/tad/compiler.py -> <repo>/build/bin/tadc
-    return str(Path(__file__).resolve().parents[3] / "build" / "bin" / "tadc")
+    return own[0]
 
 
 def _names(value):
@@ -78,8 +103,8 @@ def compile(source, vjp=(), jvp=(), target="cpu", rules=(), opt_level=3,
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, not {opt_level!r}")
     tadc = find_tadc()
     if not (os.path.isfile(tadc) and os.access(tadc, os.X_OK)):
-        raise CompileError(f"tadc not found at {tadc}: set TADC, put tadc on "
-                           "PATH, or build it into <repo>/build/bin")
+        raise CompileError(f"tadc not found at {tadc}: install tad "
+                           "(docs/install.md), set TADC, or put tadc on PATH")
 
     workdir = tempfile.TemporaryDirectory(prefix="tad-")
     try:

@@ -9,7 +9,7 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from . import _abi
+from . import _abi, _version
 from .device import DeviceArray
 
 try:  # the C fast path of plain calls (runtime/python/fastcall.c), optional
@@ -352,10 +352,17 @@ class Module:
                            "tad_module_info and tad_last_error)") from None
         table = module_info().contents
         if table.abi_version != _abi.ABI_VERSION:
-            raise TadError(f"{path}: the module has ABI version "
-                           f"{table.abi_version}, this tad package reads "
-                           f"version {_abi.ABI_VERSION}")
+            newer = table.abi_version > _abi.ABI_VERSION
+            raise TadError(
+                f"{path}: the module has ABI version {table.abi_version}, "
+                f"this tad package ({_version.__version__}) reads ABI version "
+                f"{_abi.ABI_VERSION}: "
+                + ("use the tad package of the tadc that compiled it"
+                   if newer else "recompile it with this tad's tadc"))
         self.abi_version = table.abi_version
+        #: The tad release whose tadc compiled the module ("0.1.0").
+        self.tad_version = (table.tad_version.decode("utf-8")
+                            if table.tad_version else None)
         self._functions = {}
         for k in range(table.num_functions):
             info = table.functions[k]

@@ -1,11 +1,13 @@
-// RUN: tad-opt %s --tad-export-abi --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: tad-opt %s --tad-export-abi --split-input-file --verify-diagnostics \
+// RUN:   | FileCheck %s -DABI=%tad_abi_version -DVERSION=%tad_version
 
 // Two functions in the bare-pointer convention (arguments, then results) and
 // a private helper. The struct layouts are runtime.h's:
 //   tad_tensor_type   {i32 dtype, i32 rank, ptr shape}
 //   tad_function_info {ptr name, ptr entry, i32 num_args, i32 num_results,
 //                      ptr args, ptr results}
-//   tad_module_info   {i32 abi_version, i32 num_functions, ptr functions}
+//   tad_module_info   {i32 abi_version, i32 num_functions, ptr functions,
+//                      ptr tad_version}
 //   tad_tensor        {ptr data, ptr shape, i32 rank, i32 dtype}
 
 // The implementations are renamed, internal, with noalias pointers.
@@ -72,11 +74,14 @@
 // CHECK-LABEL: llvm.func @g(
 //       CHECK:   llvm.getelementptr inbounds %{{.*}}[0, 1]
 
-// The module table: hidden, ABI version 1, two functions.
-// CHECK: llvm.mlir.global external hidden constant @__tad_module() {{.*}}dso_local{{.*}} : !llvm.struct<(i32, i32, ptr)>
-// CHECK:   llvm.mlir.constant(1 : i32)
+// The module table: hidden, this ABI version, two functions, and the tad
+// release that wrote it.
+// CHECK: llvm.mlir.global internal constant @__tad_version("[[VERSION]]\00")
+// CHECK: llvm.mlir.global external hidden constant @__tad_module() {{.*}}dso_local{{.*}} : !llvm.struct<(i32, i32, ptr, ptr)>
+// CHECK:   llvm.mlir.constant([[ABI]] : i32)
 // CHECK:   llvm.mlir.constant(2 : i32)
 // CHECK:   llvm.mlir.addressof @__tad_functions
+// CHECK:   llvm.mlir.addressof @__tad_version
 
 module {
   llvm.func @helper() {
@@ -105,9 +110,10 @@ module {
 // CHECK:      // -----
 // CHECK-NEXT: module {
 // CHECK:        llvm.mlir.global external hidden constant @__tad_module()
-// CHECK:          llvm.mlir.constant(1 : i32)
+// CHECK:          llvm.mlir.constant([[ABI]] : i32)
 // CHECK:          llvm.mlir.constant(0 : i32)
 // CHECK:          llvm.mlir.zero : !llvm.ptr
+// CHECK:          llvm.mlir.addressof @__tad_version
 module {
 }
 

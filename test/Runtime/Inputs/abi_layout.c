@@ -30,6 +30,7 @@ int main(void) {
   FIELD(tad_module_table, abi_version);
   FIELD(tad_module_table, num_functions);
   FIELD(tad_module_table, functions);
+  FIELD(tad_module_table, tad_version);
   printf("TAD_ABI_VERSION %d\n", TAD_ABI_VERSION);
   printf("TAD_DTYPE_F32 %d\nTAD_DTYPE_F64 %d\nTAD_DTYPE_I64 %d\n"
          "TAD_DTYPE_I32 %d\nTAD_DTYPE_BOOL %d\n",

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-/* Lets a test build a module from a future ABI. */
+/* Lets a test build a module of another (older or future) ABI. */
 #ifndef FAKE_ABI_VERSION
 #define FAKE_ABI_VERSION TAD_ABI_VERSION
 #endif
@@ -56,7 +56,8 @@ static const tad_function_info functions[] = {
     {"fail", fail, 1, 1, fail_types, fail_types},
 };
 
-const tad_module_table __tad_module = {FAKE_ABI_VERSION, 4, functions};
+const tad_module_table __tad_module = {FAKE_ABI_VERSION, 4, functions,
+                                       "0.0-fake"};
 
 ENTRY add(const tad_tensor *args, int64_t num_args, tad_tensor *results,
           int64_t num_results) {

@@ -117,11 +117,24 @@ except tad.CompileError as e:
     assert "tadc not found" in str(e), str(e)
 passed("argument errors")
 
-# Without $TADC and a tadc on PATH, the checkout's build/bin/tadc.
+# Without $TADC, a checkout's package runs the tadc of $TAD_BUILD_DIR, else
+# the checkout's build/bin/tadc, before any tadc on PATH.
 del os.environ["TADC"]
-os.environ["PATH"] = str(workdir / "empty")
+os.environ["PATH"] = str(workdir)
+os.environ["TAD_BUILD_DIR"] = str(workdir / "other-build")
+(workdir / "other-build" / "bin").mkdir(parents=True)
+other = workdir / "other-build" / "bin" / "tadc"
+other.write_text("#!/bin/sh\n")
+other.chmod(0o755)
+assert tad.find_tadc() == str(other), tad.find_tadc()
+del os.environ["TAD_BUILD_DIR"]
 repo = Path(tad.__file__).resolve().parents[3]
 assert tad.find_tadc() == str(repo / "build" / "bin" / "tadc"), tad.find_tadc()
-os.environ["PATH"] = str(workdir)
-assert tad.find_tadc() == str(wrapper)
+# Without a tadc of its own, the one on PATH.
+own_tadcs = tad.compiler._own_tadcs
+tad.compiler._own_tadcs = lambda: [str(workdir / "no-such-build" / "tadc")]
+assert tad.find_tadc() == str(wrapper), tad.find_tadc()
+os.environ["PATH"] = str(workdir / "empty")
+assert tad.find_tadc() == str(workdir / "no-such-build" / "tadc")
+tad.compiler._own_tadcs = own_tadcs
 passed("find tadc")

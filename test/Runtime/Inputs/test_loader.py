@@ -1,6 +1,7 @@
 """Checks the tad Python loader against fake_module.c.
 
-usage: test_loader.py FAKE.so LAYOUT.txt NOT_TAD.so FUTURE_ABI.so [ctypes]
+usage: test_loader.py FAKE.so LAYOUT.txt NOT_TAD.so FUTURE_ABI.so OLD_ABI.so
+                      [ctypes]
 
 With "ctypes", the checks run without the C fast path (tad._fastcall);
 without it, they require it.
@@ -18,8 +19,8 @@ import numpy as np
 import tad
 from tad import _abi
 
-fake_path, layout_path, not_tad_path, future_path = sys.argv[1:5]
-if sys.argv[5:] == ["ctypes"]:
+fake_path, layout_path, not_tad_path, future_path, old_path = sys.argv[1:6]
+if sys.argv[6:] == ["ctypes"]:
     tad.module._fastcall = None
     print("calls through ctypes")
 else:
@@ -69,7 +70,8 @@ assert sig.results == (tad.TensorType((2, 3), np.dtype(np.float32)),)
 assert m.functions["stats"].results[0].shape == ()
 assert [t.dtype for t in m.functions["mix"].args] == [np.dtype(np.int64), np.dtype(np.int32),
                                                       np.dtype(np.bool_)]
-assert m.abi_version == 1
+assert m.abi_version == tad.ABI_VERSION
+assert m.tad_version == "0.0-fake", m.tad_version
 assert len(m) == 4 and "stats" in m and "nope" not in m
 assert m["add"] is m.add and m.add.signature is sig
 assert "add" in dir(m)
@@ -222,7 +224,18 @@ try:
     tad.load(future_path)
     raise AssertionError("loaded a module of a future ABI")
 except tad.TadError as e:
-    assert "ABI version 99" in str(e), str(e)
+    assert str(e) == (
+        f"{future_path}: the module has ABI version 99, this tad package "
+        f"({tad.__version__}) reads ABI version {tad.ABI_VERSION}: use the tad "
+        "package of the tadc that compiled it"), str(e)
+try:
+    tad.load(old_path)
+    raise AssertionError("loaded a module of an older ABI")
+except tad.TadError as e:
+    assert str(e) == (
+        f"{old_path}: the module has ABI version 1, this tad package "
+        f"({tad.__version__}) reads ABI version {tad.ABI_VERSION}: recompile "
+        "it with this tad's tadc"), str(e)
 try:
     tad.load(fake_path + ".missing")
     raise AssertionError("loaded a missing file")

@@ -61,6 +61,7 @@ TEST(Module, InfoIsTheTable) {
   const tad_module_table *info = tad_module_info();
   ASSERT_EQ(info, &__tad_module);
   EXPECT_EQ(info->abi_version, TAD_ABI_VERSION);
+  EXPECT_STREQ(info->tad_version, TAD_VERSION_STRING);
   ASSERT_EQ(info->num_functions, 1);
   EXPECT_STREQ(info->functions[0].name, "identity");
 }

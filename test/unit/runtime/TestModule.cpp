@@ -15,5 +15,5 @@ const tad_function_info kFunctions[] = {
 };
 } // namespace
 
-extern "C" const tad_module_table __tad_module = {TAD_ABI_VERSION, 1,
-                                                  kFunctions};
+extern "C" const tad_module_table __tad_module = {
+    TAD_ABI_VERSION, 1, kFunctions, TAD_VERSION_STRING};

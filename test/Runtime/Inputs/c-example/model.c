@@ -27,7 +27,8 @@ static const tad_function_info functions[] = {
     {"predict", predict, 2, 1, predict_args, predict_results},
     {"predict_vjp", predict_vjp, 3, 3, vjp_args, vjp_results},
 };
-const tad_module_table __tad_module = {TAD_ABI_VERSION, 2, functions};
+const tad_module_table __tad_module = {TAD_ABI_VERSION, 2, functions,
+                                       TAD_VERSION_STRING};
 
 static void forward(const float *x, const float *w, float *y) {
   for (int i = 0; i < 2; ++i)
