@@ -1,5 +1,5 @@
 # `cpack` in the build directory: tad_<version>_<arch>.deb, the installed tree
-# of cmake/CMakeLists.txt under /usr. scripts/check-deb.sh builds it, checks
+# of tools/cmake/CMakeLists.txt under /usr. scripts/check-deb.sh builds it, checks
 # that its Depends cover every library tadc loads, and runs the examples
 # against it.
 
