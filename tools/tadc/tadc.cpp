@@ -19,6 +19,7 @@
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
+#include "passes/ABI/ABI.h"
 #include "passes/CPU/HostMachine.h"
 #include "tools/tadc/RuleCommands.h"
 
