@@ -3,7 +3,7 @@ has, applied by the importer while tracing (in addition to PyTorch's own
 ``torch._decomp`` table). Each is exact in real arithmetic, keeps the
 op's values at the edges (NaN, inf, ties) and has PyTorch's derivative,
 including its subgradient choices; ops for which no such formula exists
-with tad's ops (``expm1``, ``erfc``: cancellation) are not here.
+with tad's ops (cancellation, as for ``expm1`` or ``erfc``) are tad ops.
 
 ``table()`` returns ``{aten overload: function}``.
 """
@@ -551,6 +551,15 @@ def table():
         diff = aten.sub.Tensor(gather_positions(x, 0, rows), gather_positions(x, 0, cols))
         return aten.linalg_vector_norm.default(diff, p, [-1])
 
+    def mvlgamma(x, p):
+        # log of the multivariate gamma function: p (p - 1) / 4 log(pi) +
+        # sum over i < p of lgamma(x - i / 2). (ATen also checks x > (p - 1) / 2,
+        # a check on values that a trace cannot make.)
+        out = aten.lgamma.default(x)
+        for i in range(1, p):
+            out = aten.add.Tensor(out, aten.lgamma.default(aten.sub.Scalar(x, i / 2)))
+        return aten.add.Scalar(out, p * (p - 1) / 4 * math.log(math.pi))
+
     views = {}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
@@ -582,6 +591,7 @@ def table():
         aten.linalg_cross.default: linalg_cross,
         aten.take.default: take,
         aten._trilinear.default: trilinear,
+        aten.mvlgamma.default: mvlgamma,
         aten.asinh.default: asinh, aten.acosh.default: acosh, aten.atanh.default: atanh,
         aten.angle.default: angle, aten.copysign.Tensor: copysign,
         aten._cdist_forward.default: cdist, aten._pdist_forward.default: pdist,
