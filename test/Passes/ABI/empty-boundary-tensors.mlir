@@ -7,9 +7,9 @@
 //  CHECK-SAME:   (%[[X:.*]]: tensor<0xf32> {bufferization.writable = false}, %[[Y:.*]]: tensor<2x3xf32> {bufferization.writable = false}, %[[Z:.*]]: tensor<0xi64> {bufferization.writable = false})
 //  CHECK-SAME:   -> (tensor<0xf64>, tensor<2x3xf32>)
 //  CHECK-SAME:   tad.abi = {args = [tensor<2x0xf32>, tensor<2x3xf32>, tensor<0xi64>], results = [tensor<1x0x3xf64>, tensor<2x3xf32>]}
-//   CHECK-DAG:   %[[E:.*]] = tensor.empty() : tensor<2x0xf32>
-//   CHECK-DAG:   %[[R:.*]] = tensor.empty() : tensor<0xf64>
+//       CHECK:   %[[E:.*]] = tensor.empty() : tensor<2x0xf32>
 //       CHECK:   "test.use"(%[[E]], %[[Z]])
+//       CHECK:   %[[R:.*]] = tensor.empty() : tensor<0xf64>
 //       CHECK:   return %[[R]], %[[Y]] : tensor<0xf64>, tensor<2x3xf32>
 func.func @f(%x: tensor<2x0xf32>, %y: tensor<2x3xf32>, %z: tensor<0xi64>) -> (tensor<1x0x3xf64>, tensor<2x3xf32>) {
   %r = "test.use"(%x, %z) : (tensor<2x0xf32>, tensor<0xi64>) -> tensor<1x0x3xf64>
