@@ -551,6 +551,17 @@ def table():
         diff = aten.sub.Tensor(gather_positions(x, 0, rows), gather_positions(x, 0, cols))
         return aten.linalg_vector_norm.default(diff, p, [-1])
 
+    def integer_sum(x, dim=None, keepdim=False, *, dtype=None):
+        # a count (sum of a bool or integer tensor, int64 in PyTorch): summed
+        # in float64, exact below 2^53, and converted back
+        if x.is_floating_point() or x.is_complex():
+            return NotImplemented
+        out_dtype = dtype or (x.dtype if x.dtype in (torch.int64,) else torch.int64)
+        as_float = aten._to_copy.default(x, dtype=torch.float64)
+        total = (aten.sum.default(as_float) if dim is None
+                 else aten.sum.dim_IntList(as_float, dim, keepdim))
+        return aten._to_copy.default(total, dtype=out_dtype)
+
     def mvlgamma(x, p):
         # log of the multivariate gamma function: p (p - 1) / 4 log(pi) +
         # sum over i < p of lgamma(x - i / 2). (ATen also checks x > (p - 1) / 2,
@@ -592,6 +603,8 @@ def table():
         aten.take.default: take,
         aten._trilinear.default: trilinear,
         aten.mvlgamma.default: mvlgamma,
+        aten.sum.dim_IntList: integer_sum,
+        aten.sum.default: lambda x, *, dtype=None: integer_sum(x, dtype=dtype),
         aten.asinh.default: asinh, aten.acosh.default: acosh, aten.atanh.default: atanh,
         aten.angle.default: angle, aten.copysign.Tensor: copysign,
         aten._cdist_forward.default: cdist, aten._pdist_forward.default: pdist,
