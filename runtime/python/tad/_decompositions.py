@@ -562,6 +562,25 @@ def table():
                  else aten.sum.dim_IntList(as_float, dim, keepdim))
         return aten._to_copy.default(total, dtype=out_dtype)
 
+    def index_fill(x, dim, index, value):
+        # x with the positions `index` (negative ones wrapped) along `dim`
+        # set to value: where(mask, value, x), the mask computed from the
+        # index in the graph (any(index == position) over the indices)
+        n = x.shape[dim] if x.dim() else 1
+        dim = dim % x.dim() if x.dim() else 0
+        idx = aten.reshape.default(index, [-1, 1])
+        idx = aten.where.self(aten.lt.Scalar(idx, 0), aten.add.Scalar(idx, n), idx)
+        hits = aten._to_copy.default(aten.eq.Tensor(idx, const(list(range(n)))),
+                                     dtype=torch.float64)
+        mask = aten.gt.Scalar(aten.sum.dim_IntList(hits, [0], False), 0.5)
+        shape = [1] * x.dim()
+        if x.dim():
+            shape[dim] = n
+        mask = aten.reshape.default(mask, shape)
+        if isinstance(value, torch.Tensor):
+            return aten.where.self(mask, aten._to_copy.default(value, dtype=x.dtype), x)
+        return aten.where.ScalarSelf(mask, value, x)
+
     def mvlgamma(x, p):
         # log of the multivariate gamma function: p (p - 1) / 4 log(pi) +
         # sum over i < p of lgamma(x - i / 2). (ATen also checks x > (p - 1) / 2,
@@ -603,6 +622,7 @@ def table():
         aten.take.default: take,
         aten._trilinear.default: trilinear,
         aten.mvlgamma.default: mvlgamma,
+        aten.index_fill.int_Scalar: index_fill, aten.index_fill.int_Tensor: index_fill,
         aten.sum.dim_IntList: integer_sum,
         aten.sum.default: lambda x, *, dtype=None: integer_sum(x, dtype=dtype),
         aten.asinh.default: asinh, aten.acosh.default: acosh, aten.atanh.default: atanh,
