@@ -581,6 +581,25 @@ def table():
             return aten.where.self(mask, aten._to_copy.default(value, dtype=x.dtype), x)
         return aten.where.ScalarSelf(mask, value, x)
 
+    def logcumsumexp(x, dim):
+        # out[i] = logsumexp(x[j] for j <= i): x repeated along a new axis
+        # j next to `dim`, the entries j > i masked to -inf, logsumexp over
+        # j (each prefix stabilized by its own maximum)
+        if x.dim() == 0:
+            return aten.clone.default(x)
+        dim %= x.dim()
+        n = x.shape[dim]
+        shape = list(x.shape)
+        rows = aten.expand.default(aten.unsqueeze.default(x, dim),
+                                   shape[:dim] + [n] + shape[dim:])
+        mask_shape = [1] * (x.dim() + 1)
+        mask_shape[dim], mask_shape[dim + 1] = n, n
+        with disable_proxy_modes_tracing():
+            # rows[..., i, j, ...] = x[..., j, ...]; keep j <= i
+            mask = torch.ones(n, n, dtype=torch.bool).tril().reshape(mask_shape)
+        masked = aten.where.ScalarOther(mask, rows, -math.inf)
+        return aten.logsumexp.default(masked, [dim + 1], False)
+
     def mvlgamma(x, p):
         # log of the multivariate gamma function: p (p - 1) / 4 log(pi) +
         # sum over i < p of lgamma(x - i / 2). (ATen also checks x > (p - 1) / 2,
@@ -621,7 +640,7 @@ def table():
         aten.linalg_cross.default: linalg_cross,
         aten.take.default: take,
         aten._trilinear.default: trilinear,
-        aten.mvlgamma.default: mvlgamma,
+        aten.mvlgamma.default: mvlgamma, aten.logcumsumexp.default: logcumsumexp,
         aten.index_fill.int_Scalar: index_fill, aten.index_fill.int_Tensor: index_fill,
         aten.sum.dim_IntList: integer_sum,
         aten.sum.default: lambda x, *, dtype=None: integer_sum(x, dtype=dtype),
