@@ -106,6 +106,8 @@ void tad::buildEntryPointsPipeline(OpPassManager &pm) {
   // before bufferization changes it. Then everything private is inlined and
   // dropped: one function per entry point.
   pm.addPass(tad::createTadRecordABIPass());
+  // Zero-size tensors cross it as tensor<0xT> (no data, any shape).
+  pm.addPass(tad::createTadEmptyBoundaryTensorsPass());
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
   // Elementwise arith/math ops on whole tensors (valid input, but

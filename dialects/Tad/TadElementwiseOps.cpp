@@ -93,6 +93,7 @@ static Inference inference(std::optional<Location> loc, ValueRange operands) {
         .push(results, {__VA_ARGS__}, {__VA_ARGS__}, /*boolean=*/false);       \
   }
 TAD_INFER_FLOAT_BROADCAST(PowTensorTensorOp, 0, 1)
+TAD_INFER_FLOAT_BROADCAST(Atan2Op, 0, 1)
 TAD_INFER_FLOAT_BROADCAST(PreluKernelOp, 0, 1)
 TAD_INFER_FLOAT_BROADCAST(GeluBackwardOp, 0, 1)
 TAD_INFER_FLOAT_BROADCAST(LeakyReluBackwardOp, 0, 1)
@@ -219,6 +220,12 @@ static LogicalResult verifyApproximate(Operation *op, StringRef approximate) {
   if (approximate != "none" && approximate != "tanh")
     return op->emitOpError("'approximate' must be \"none\" or \"tanh\", got \"")
            << approximate << "\"";
+  return success();
+}
+
+LogicalResult PolygammaOp::verify() {
+  if (getN() < 0)
+    return emitOpError("'n' must be non-negative, got ") << getN();
   return success();
 }
 

@@ -83,6 +83,36 @@ def Tad_AbsOp : Tad_UnaryOp<"abs", "abs(Tensor self) -> Tensor"> {
 def Tad_ErfOp : Tad_UnaryOp<"erf", "erf(Tensor self) -> Tensor"> {
   let summary = "elementwise error function";
 }
+def Tad_ErfcOp : Tad_UnaryOp<"erfc", "erfc(Tensor self) -> Tensor"> {
+  let summary = "elementwise complementary error function 1 - erf(self), accurate for large self";
+}
+def Tad_Expm1Op : Tad_UnaryOp<"expm1", "expm1(Tensor self) -> Tensor"> {
+  let summary = "elementwise exp(self) - 1, accurate near 0";
+}
+def Tad_AtanOp : Tad_UnaryOp<"atan", "atan(Tensor self) -> Tensor"> {
+  let summary = "elementwise inverse tangent";
+}
+def Tad_AsinOp : Tad_UnaryOp<"asin", "asin(Tensor self) -> Tensor"> {
+  let summary = "elementwise inverse sine (NaN outside [-1, 1])";
+}
+def Tad_AcosOp : Tad_UnaryOp<"acos", "acos(Tensor self) -> Tensor"> {
+  let summary = "elementwise inverse cosine (NaN outside [-1, 1])";
+}
+def Tad_LgammaOp : Tad_UnaryOp<"lgamma", "lgamma(Tensor self) -> Tensor"> {
+  let summary = "elementwise log |Gamma(self)| (inf at 0 and the negative integers)";
+}
+def Tad_DigammaOp : Tad_UnaryOp<"digamma", "digamma(Tensor self) -> Tensor"> {
+  let summary = "elementwise d/dx log Gamma(x) at self (NaN at 0 and the negative integers, as ATen)";
+}
+def Tad_PolygammaOp : Tad_AtenOp<"polygamma",
+    "polygamma(int n, Tensor self) -> Tensor",
+    [AllTypesMatch<["self", "result"]>]> {
+  let summary = "elementwise n-th derivative of digamma at self (n >= 0)";
+  let arguments = (ins I64Attr:$n, Tad_FloatTensor:$self);
+  let results = (outs Tad_FloatTensor:$result);
+  let assemblyFormat = "$self attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
 def Tad_SinOp : Tad_UnaryOp<"sin", "sin(Tensor self) -> Tensor"> {
   let summary = "elementwise sine";
 }
@@ -113,6 +143,13 @@ def Tad_PowTensorTensorOp : Tad_BroadcastOp<"pow.Tensor_Tensor",
     (ins Tad_FloatTensor:$self, Tad_FloatTensor:$exponent)> {
   let summary = "elementwise self ^ exponent, with broadcasting";
   let assemblyFormat = "$self `,` $exponent attr-dict `:` functional-type(operands, results)";
+}
+
+def Tad_Atan2Op : Tad_BroadcastOp<"atan2",
+    "atan2(Tensor self, Tensor other) -> Tensor",
+    (ins Tad_FloatTensor:$self, Tad_FloatTensor:$other)> {
+  let summary = "elementwise angle of the point (other, self), in [-pi, pi], with broadcasting";
+  let assemblyFormat = "$self `,` $other attr-dict `:` functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -314,10 +351,17 @@ def Tad_ClampMaxOp : Tad_AtenOp<"clamp_max",
   let assemblyFormat = "$self `,` $max attr-dict `:` type($result)";
 }
 
-def Tad_WhereSelfOp : Tad_BroadcastOp<"where.self",
-    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-    (ins Tad_BoolTensor:$condition, Tad_FloatTensor:$self, Tad_FloatTensor:$other)> {
+def Tad_WhereSelfOp : Tad_AtenOp<"where.self",
+    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"> {
   let summary = "self where condition, else other; all three broadcast";
+  let description = [{
+    `self` and `other` have one element type, float or integer (index
+    arithmetic, as in grid_sample's decomposition); only float values
+    carry gradients.
+  }];
+  let arguments = (ins Tad_BoolTensor:$condition, Tad_NumericTensor:$self,
+                       Tad_NumericTensor:$other);
+  let results = (outs Tad_NumericTensor:$result);
   let assemblyFormat = "$condition `,` $self `,` $other attr-dict `:` functional-type(operands, results)";
 }
 

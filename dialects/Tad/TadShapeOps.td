@@ -82,6 +82,20 @@ def Tad_CloneOp : Tad_AtenOp<"clone",
   let assemblyFormat = "$self attr-dict `:` type($result)";
 }
 
+def Tad_DetachOp : Tad_AtenOp<"detach",
+    "detach(Tensor(a) self) -> Tensor(a)",
+    [AllTypesMatch<["self", "result"]>]> {
+  let summary = "self, through which no derivative flows (a stop-gradient)";
+  let description = [{
+    The value of `self`; its derivative is zero (no gradient reaches
+    `self`, the tangent of the result is zero). Lowered to `self` after
+    differentiation.
+  }];
+  let arguments = (ins Tad_AnyTensor:$self);
+  let results = (outs Tad_AnyTensor:$result);
+  let assemblyFormat = "$self attr-dict `:` type($result)";
+}
+
 def Tad_ToCopyOp : Tad_AtenOp<"_to_copy",
     "_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"> {
   let summary = "a copy of self, converted to element type `dtype` when given";

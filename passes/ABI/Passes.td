@@ -26,6 +26,26 @@ def TadRecordABIPass : Pass<"tad-record-abi", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def TadEmptyBoundaryTensorsPass
+    : Pass<"tad-empty-boundary-tensors", "::mlir::ModuleOp"> {
+  let summary = "Pass zero-size tensors through the C boundary as tensor<0xT>";
+  let description = [{
+    Runs after `tad-record-abi`, on linalg on tensors. MLIR's bare-pointer
+    calling convention, which the entry points use, cannot express a memref
+    that is empty in a dimension after the first (`memref<2x0xf32>`); a
+    zero-size tensor carries no data, so nothing is lost by passing it as a
+    `tensor<0xT>` of its element type instead. In every exported function
+    (one with a `tad.abi` signature), each zero-size argument or result of
+    another shape becomes a `tensor<0xT>`: inside the body, an argument is
+    replaced by a `tensor.empty` of its recorded type (its pointer is never
+    read), and a result is returned as an empty `tensor<0xT>` (nothing is
+    written). Calls to the function are rewritten the same way. The
+    recorded `tad.abi` signature keeps the real shapes, which the runtime
+    checks at every call.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def TadExportABIPass : Pass<"tad-export-abi", "::mlir::ModuleOp"> {
   let summary = "Wrap exported functions in the tad C ABI (boundary checks, metadata)";
   let description = [{

@@ -42,17 +42,6 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
            << fn.getSymName() << "' has " << kind << " #" << index
            << " with element type " << tensor.getElementType()
            << "; the tad C ABI supports f32, f64, i64, i32 and i1";
-  // MLIR's bare-pointer calling convention (which the entry points use)
-  // rejects memrefs with a zero in a dimension after the first (a zero
-  // stride); an empty batch (0x3) passes. Inside a function any zero-size
-  // tensor is fine.
-  if (llvm::is_contained(tensor.getShape().drop_front(), 0))
-    return fn.emitError("exported function '")
-           << fn.getSymName() << "' has " << kind << " #" << index
-           << " of type " << type
-           << ", empty in a dimension after the first; such tensors cannot "
-              "cross the tad C ABI yet (an empty first dimension can, and "
-              "any zero-size tensor can be computed inside a function)";
   if (tensor.getEncoding())
     return fn.emitError("exported function '")
            << fn.getSymName() << "' has " << kind << " #" << index

@@ -75,6 +75,7 @@ struct ConvertTadToLinalgPass
     lowering::populateViewsAndSlicesPatterns(patterns);
     lowering::populateIndexingPatterns(patterns);
     lowering::populateActivationPatterns(patterns);
+    lowering::populateGammaPatterns(patterns);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         !shapesOk)

@@ -108,6 +108,11 @@ Value reciprocalElement(const E &e, Value x) {
 Value absElement(const E &e, Value x) { return math::AbsFOp::create(e.b, e.loc, x); }
 Value erfElement(const E &e, Value x) { return e.erf(x); }
 Value sinElement(const E &e, Value x) { return math::SinOp::create(e.b, e.loc, x); }
+Value erfcElement(const E &e, Value x) { return math::ErfcOp::create(e.b, e.loc, x); }
+Value expm1Element(const E &e, Value x) { return math::ExpM1Op::create(e.b, e.loc, x); }
+Value atanElement(const E &e, Value x) { return math::AtanOp::create(e.b, e.loc, x); }
+Value asinElement(const E &e, Value x) { return math::AsinOp::create(e.b, e.loc, x); }
+Value acosElement(const E &e, Value x) { return math::AcosOp::create(e.b, e.loc, x); }
 Value cosElement(const E &e, Value x) { return math::CosOp::create(e.b, e.loc, x); }
 Value floorElement(const E &e, Value x) { return math::FloorOp::create(e.b, e.loc, x); }
 Value signElement(const E &e, Value x) {
@@ -156,6 +161,14 @@ Value lowerPowTensorTensor(PowTensorTensorOp op,
       {adaptor.getSelf(), adaptor.getExponent()},
       [](OpBuilder &nb, Location nl, ValueRange args) -> Value {
         return math::PowFOp::create(nb, nl, args[0], args[1]);
+      });
+}
+
+Value lowerAtan2(Atan2Op op, Atan2Op::Adaptor adaptor, OpBuilder &b) {
+  return buildElementwise(
+      b, op.getLoc(), resultTypeOf(op), {adaptor.getSelf(), adaptor.getOther()},
+      [](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+        return math::Atan2Op::create(nb, nl, args[0], args[1]);
       });
 }
 
@@ -765,6 +778,12 @@ void lowering::populateActivationPatterns(RewritePatternSet &patterns) {
   addLowering<AbsOp>(patterns, lowerUnary<AbsOp, absElement>);
   addLowering<ErfOp>(patterns, lowerUnary<ErfOp, erfElement>);
   addLowering<SinOp>(patterns, lowerUnary<SinOp, sinElement>);
+  addLowering<ErfcOp>(patterns, lowerUnary<ErfcOp, erfcElement>);
+  addLowering<Expm1Op>(patterns, lowerUnary<Expm1Op, expm1Element>);
+  addLowering<AtanOp>(patterns, lowerUnary<AtanOp, atanElement>);
+  addLowering<AsinOp>(patterns, lowerUnary<AsinOp, asinElement>);
+  addLowering<AcosOp>(patterns, lowerUnary<AcosOp, acosElement>);
+  addLowering<Atan2Op>(patterns, lowerAtan2);
   addLowering<CosOp>(patterns, lowerUnary<CosOp, cosElement>);
   addLowering<SignOp>(patterns, lowerUnary<SignOp, signElement>);
   addLowering<FloorOp>(patterns, lowerUnary<FloorOp, floorElement>);

@@ -125,6 +125,8 @@ void populateShapePatterns(RewritePatternSet &patterns);
 /// Elementwise math, activations and their backward ops, selects and
 /// clamps, comparisons and logical ops, dropout (TadToLinalgActivation.cpp).
 void populateActivationPatterns(RewritePatternSet &patterns);
+/// lgamma, digamma and polygamma (TadToLinalgGamma.cpp).
+void populateGammaPatterns(RewritePatternSet &patterns);
 
 /// The tensor families of TadReductionOps.td, TadShapeOps.td and
 /// TadIndexingOps.td: extremum/variance/logsumexp/norm/cumsum reductions

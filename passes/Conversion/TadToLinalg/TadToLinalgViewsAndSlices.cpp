@@ -43,16 +43,26 @@ SliceSpec sliceSpec(ArrayRef<int64_t> shape, int64_t dim, int64_t start,
   return spec;
 }
 
+/// The slice `spec` of `source`. A zero-size slice is an empty tensor: its
+/// offsets may equal the source's size (the last piece of a split), which
+/// tensor.extract_slice does not accept.
 Value extract(OpBuilder &b, Location loc, Value source, RankedTensorType type,
               const SliceSpec &spec) {
+  if (type.getNumElements() == 0)
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
   return tensor::ExtractSliceOp::create(b, loc, type, source,
                                         indexAttrs(b, spec.offsets),
                                         indexAttrs(b, spec.sizes),
                                         indexAttrs(b, spec.strides));
 }
 
+/// `dest` with `source` written at the slice `spec`; unchanged for a
+/// zero-size `source` (see extract).
 Value insert(OpBuilder &b, Location loc, Value source, Value dest,
              const SliceSpec &spec) {
+  if (cast<RankedTensorType>(source.getType()).getNumElements() == 0)
+    return dest;
   return tensor::InsertSliceOp::create(b, loc, source, dest,
                                        indexAttrs(b, spec.offsets),
                                        indexAttrs(b, spec.sizes),
@@ -138,6 +148,11 @@ Value lowerSelectBackward(SelectBackwardOp op, SelectBackwardOp::Adaptor adaptor
 }
 
 Value lowerClone(CloneOp, CloneOp::Adaptor adaptor, OpBuilder &) {
+  return adaptor.getSelf();
+}
+
+/// After differentiation a detach is its operand.
+Value lowerDetach(DetachOp, DetachOp::Adaptor adaptor, OpBuilder &) {
   return adaptor.getSelf();
 }
 
@@ -339,6 +354,7 @@ void lowering::populateViewsAndSlicesPatterns(RewritePatternSet &patterns) {
   addLowering<SelectIntOp>(patterns, lowerSelect);
   addLowering<SelectBackwardOp>(patterns, lowerSelectBackward);
   addLowering<CloneOp>(patterns, lowerClone);
+  addLowering<DetachOp>(patterns, lowerDetach);
   addLowering<ToCopyOp>(patterns, lowerToCopy);
   addLowering<CatOp>(patterns, lowerCat);
   addLowering<StackOp>(patterns, lowerStack);

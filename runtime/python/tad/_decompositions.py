@@ -3,7 +3,7 @@ has, applied by the importer while tracing (in addition to PyTorch's own
 ``torch._decomp`` table). Each is exact in real arithmetic, keeps the
 op's values at the edges (NaN, inf, ties) and has PyTorch's derivative,
 including its subgradient choices; ops for which no such formula exists
-with tad's ops (``expm1``, ``erfc``: cancellation) are not here.
+with tad's ops (cancellation, as for ``expm1`` or ``erfc``) are tad ops.
 
 ``table()`` returns ``{aten overload: function}``.
 """
@@ -551,6 +551,64 @@ def table():
         diff = aten.sub.Tensor(gather_positions(x, 0, rows), gather_positions(x, 0, cols))
         return aten.linalg_vector_norm.default(diff, p, [-1])
 
+    def integer_sum(x, dim=None, keepdim=False, *, dtype=None):
+        # a count (sum of a bool or integer tensor, int64 in PyTorch): summed
+        # in float64, exact below 2^53, and converted back
+        if x.is_floating_point() or x.is_complex():
+            return NotImplemented
+        out_dtype = dtype or (x.dtype if x.dtype in (torch.int64,) else torch.int64)
+        as_float = aten._to_copy.default(x, dtype=torch.float64)
+        total = (aten.sum.default(as_float) if dim is None
+                 else aten.sum.dim_IntList(as_float, dim, keepdim))
+        return aten._to_copy.default(total, dtype=out_dtype)
+
+    def index_fill(x, dim, index, value):
+        # x with the positions `index` (negative ones wrapped) along `dim`
+        # set to value: where(mask, value, x), the mask computed from the
+        # index in the graph (any(index == position) over the indices)
+        n = x.shape[dim] if x.dim() else 1
+        dim = dim % x.dim() if x.dim() else 0
+        idx = aten.reshape.default(index, [-1, 1])
+        idx = aten.where.self(aten.lt.Scalar(idx, 0), aten.add.Scalar(idx, n), idx)
+        hits = aten._to_copy.default(aten.eq.Tensor(idx, const(list(range(n)))),
+                                     dtype=torch.float64)
+        mask = aten.gt.Scalar(aten.sum.dim_IntList(hits, [0], False), 0.5)
+        shape = [1] * x.dim()
+        if x.dim():
+            shape[dim] = n
+        mask = aten.reshape.default(mask, shape)
+        if isinstance(value, torch.Tensor):
+            return aten.where.self(mask, aten._to_copy.default(value, dtype=x.dtype), x)
+        return aten.where.ScalarSelf(mask, value, x)
+
+    def logcumsumexp(x, dim):
+        # out[i] = logsumexp(x[j] for j <= i): x repeated along a new axis
+        # j next to `dim`, the entries j > i masked to -inf, logsumexp over
+        # j (each prefix stabilized by its own maximum)
+        if x.dim() == 0:
+            return aten.clone.default(x)
+        dim %= x.dim()
+        n = x.shape[dim]
+        shape = list(x.shape)
+        rows = aten.expand.default(aten.unsqueeze.default(x, dim),
+                                   shape[:dim] + [n] + shape[dim:])
+        mask_shape = [1] * (x.dim() + 1)
+        mask_shape[dim], mask_shape[dim + 1] = n, n
+        with disable_proxy_modes_tracing():
+            # rows[..., i, j, ...] = x[..., j, ...]; keep j <= i
+            mask = torch.ones(n, n, dtype=torch.bool).tril().reshape(mask_shape)
+        masked = aten.where.ScalarOther(mask, rows, -math.inf)
+        return aten.logsumexp.default(masked, [dim + 1], False)
+
+    def mvlgamma(x, p):
+        # log of the multivariate gamma function: p (p - 1) / 4 log(pi) +
+        # sum over i < p of lgamma(x - i / 2). (ATen also checks x > (p - 1) / 2,
+        # a check on values that a trace cannot make.)
+        out = aten.lgamma.default(x)
+        for i in range(1, p):
+            out = aten.add.Tensor(out, aten.lgamma.default(aten.sub.Scalar(x, i / 2)))
+        return aten.add.Scalar(out, p * (p - 1) / 4 * math.log(math.pi))
+
     views = {}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
@@ -582,6 +640,10 @@ def table():
         aten.linalg_cross.default: linalg_cross,
         aten.take.default: take,
         aten._trilinear.default: trilinear,
+        aten.mvlgamma.default: mvlgamma, aten.logcumsumexp.default: logcumsumexp,
+        aten.index_fill.int_Scalar: index_fill, aten.index_fill.int_Tensor: index_fill,
+        aten.sum.dim_IntList: integer_sum,
+        aten.sum.default: lambda x, *, dtype=None: integer_sum(x, dtype=dtype),
         aten.asinh.default: asinh, aten.acosh.default: acosh, aten.atanh.default: atanh,
         aten.angle.default: angle, aten.copysign.Tensor: copysign,
         aten._cdist_forward.default: cdist, aten._pdist_forward.default: pdist,

@@ -208,10 +208,12 @@ def _decompositions():
                 table[op] = fn
         from ._decompositions import table as importer_table
         for op, fn in importer_table().items():
-            # index.Tensor, convolution: only the forms tad's ops lack
-            # (None indices, transposed; NotImplemented for the others)
+            # index.Tensor, convolution, sum: only the forms tad's ops lack
+            # (None indices, transposed, integer sums; NotImplemented for
+            # the others)
             if tad_op_name(*_op_key(op).rsplit(".", 1)) not in ops or \
-                    op in (torch.ops.aten.index.Tensor, torch.ops.aten.convolution.default):
+                    op in (torch.ops.aten.index.Tensor, torch.ops.aten.convolution.default,
+                           torch.ops.aten.sum.dim_IntList, torch.ops.aten.sum.default):
                 table[op] = fn
         table[torch.ops.aten._local_scalar_dense.default] = _read_bool
         _DECOMPOSITIONS = table
