@@ -18,6 +18,7 @@
 #include "compiler/HeaderGen.h"
 #include "compiler/Linker.h"
 #include "compiler/ObjectEmitter.h"
+#include "compiler/ParseInput.h"
 #include "compiler/TadPipeline.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
@@ -448,7 +449,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module;
   {
     TimingScope parseTiming = timing.nest("Parse");
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    module = tad::parseInput(sourceMgr, &context);
     if (!module)
       return failure();
   }
