@@ -252,7 +252,7 @@ def run(command, timeout, env=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tadc", required=True)
+    parser.add_argument("--tadc")
     parser.add_argument("--seeds", default=os.path.join(HERE, "tadc-seeds"),
                         help="directory of seed programs (.mlir)")
     parser.add_argument("--seed", type=int, default=1)
@@ -268,7 +268,28 @@ def main():
                         help="the Python with NumPy that runs the modules")
     parser.add_argument("--out", help="directory for findings")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--split-seeds", metavar="DIR",
+                        help="write each seed program to DIR/<n>.mlir (a "
+                             "corpus for ProgramFuzzer) and exit")
+    parser.add_argument("--split-limit", type=int, default=0,
+                        help="with --split-seeds: at most this many, spread "
+                             "over the seeds")
     args = parser.parse_args()
+    if args.split_seeds:
+        os.makedirs(args.split_seeds, exist_ok=True)
+        texts = [text for name in sorted(os.listdir(args.seeds))
+                 if name.endswith(".mlir")
+                 for text in programs(os.path.join(args.seeds, name))]
+        if args.split_limit and len(texts) > args.split_limit:
+            step = len(texts) / args.split_limit
+            texts = [texts[int(i * step)] for i in range(args.split_limit)]
+        for n, text in enumerate(texts):
+            with open(os.path.join(args.split_seeds, f"{n}.mlir"), "w") as f:
+                f.write(text)
+        print(f"{len(texts)} seed programs")
+        return 0
+    if not args.tadc:
+        parser.error("give --tadc")
     if not args.mutants and not args.time:
         parser.error("give --mutants or --time")
 
