@@ -109,6 +109,10 @@ LogicalResult tad::linkSharedObject(MLIRContext *context, StringRef objectPath,
   args.append({"-Wl,--as-needed", "-L" TAD_OPENMP_LIBDIR, "-lomp",
                "-Wl,-rpath," TAD_OPENMP_LIBDIR, "-Wl,--no-as-needed"});
 #endif
+#ifdef TAD_SANITIZE_FLAG
+  // tad was built with sanitizers (TAD_SANITIZE), its runtime archive too.
+  args.push_back(TAD_SANITIZE_FLAG);
+#endif
   args.append({runtimeLibrary, "-lm", "-Wl,--no-undefined",
                "-Wl,-z,noexecstack", "-Wl,-Bsymbolic", versionScriptFlag});
   std::string errorMessage;

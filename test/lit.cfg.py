@@ -29,7 +29,9 @@ for name, value in (("TAD_HOST_VECTOR_BITS", "512"),
                     ("TAD_HOST_CORES", "2")):
     config.environment[name] = value
 
-llvm_config.with_system_environment(["HOME", "TMPDIR"])
+# The sanitized build (scripts/test-sanitized.sh) passes its settings.
+llvm_config.with_system_environment(["HOME", "TMPDIR", "ASAN_OPTIONS",
+                                     "UBSAN_OPTIONS", "LD_PRELOAD"])
 # FileCheck, not, count, mlir-opt, mlir-runner from Debian's LLVM 22.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tad_tools_dir, append_path=True)

@@ -186,9 +186,14 @@ TAD_INFER_SIGNATURE(MaxPool2dOp) {
     return infer.fail("pooling parameters need 1 or 2 values");
   SmallVector<int64_t> shape(self.getShape().drop_back(2));
   for (int i = 0; i < 2; ++i) {
+    // Checked before the output size, which divides by the stride.
+    if ((*k)[i] <= 0 || (*s)[i] <= 0 || (*d)[i] <= 0 || (*p)[i] < 0 ||
+        (*p)[i] * 2 > (*k)[i])
+      return infer.fail("invalid pooling parameters for input ",
+                        shapeToString(self.getShape()));
     int64_t out = poolOutputSize(self.getShape()[self.getRank() - 2 + i], (*k)[i],
                                  (*s)[i], (*p)[i], (*d)[i], adaptor.getCeilMode());
-    if (out < 1 || (*k)[i] <= 0 || (*s)[i] <= 0 || (*p)[i] * 2 > (*k)[i])
+    if (out < 1)
       return infer.fail("invalid pooling parameters for input ",
                         shapeToString(self.getShape()));
     shape.push_back(out);

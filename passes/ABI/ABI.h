@@ -30,6 +30,12 @@ namespace mlir::tad::abi {
 inline constexpr llvm::StringLiteral kSignatureAttrName = "tad.abi";
 /// Prefix of the internal implementation behind each exported entry point.
 inline constexpr llvm::StringLiteral kImplPrefix = "_tad_impl_";
+/// Prefix of the internal function that calls an implementation with its
+/// pointers packed in an array (a `tad_packed_impl`).
+inline constexpr llvm::StringLiteral kPackedPrefix = "_tad_packed_";
+/// The runtime function that runs a packed implementation, turning a failed
+/// allocation into TAD_ERROR_MEMORY.
+inline constexpr llvm::StringLiteral kRunSymbol = "__tad_run";
 /// The module table (a `tad_module_info`) that the runtime's
 /// tad_module_info() returns.
 inline constexpr llvm::StringLiteral kModuleInfoSymbol = "__tad_module";

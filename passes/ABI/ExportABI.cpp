@@ -10,11 +10,15 @@
 // and turns it into what runtime/include/tad/runtime.h promises:
 //
 //   - `_tad_impl_f`: the implementation, internal, pointers `noalias`;
+//   - `_tad_packed_f`: internal, `void (ptr pointers)`, calls `_tad_impl_f`
+//     with the pointers of an array;
 //   - `f`: the exported entry point
 //       i32 f(ptr args, i64 num_args, ptr results, i64 num_results)
 //     which returns `__tad_check_call(&info_f, args, ...)` if that is non-zero
-//     and otherwise loads each tad_tensor's `data` pointer, calls
-//     `_tad_impl_f` and returns 0;
+//     and otherwise stores each tad_tensor's `data` pointer in an array and
+//     returns `__tad_run(&info_f, _tad_packed_f, array)`: the runtime runs
+//     the implementation and returns 0, or TAD_ERROR_MEMORY if one of its
+//     temporaries could not be allocated (runtime/src/cpu/call.c);
 //   - `__tad_module`: a hidden constant tad_module_info describing every
 //     entry point (names, dtypes, ranks, shapes), read by the runtime's
 //     tad_module_info().
@@ -26,8 +30,9 @@
 //     void *device[num_args + num_results];
 //     status = __tad_cuda_enter(&info_f, args, results, device);
 //     if (status) return status;
-//     _tad_impl_f(device[0], ...);
-//     return __tad_cuda_exit(&info_f, args, results, device);
+//     status = __tad_run(&info_f, _tad_packed_f, device);
+//     exited = __tad_cuda_exit(&info_f, args, results, device);
+//     return status ? status : exited;
 //
 // (runtime/include/tad/runtime_internal.h).
 //
@@ -79,12 +84,17 @@ struct AbiTypes {
         // int32_t entry(const tad_tensor *, int64_t, tad_tensor *, int64_t)
         entry(LLVM::LLVMFunctionType::get(i32, {ptr, i64, ptr, i64})),
         // int32_t __tad_check_call(const tad_function_info *, <entry args>)
-        checkCall(LLVM::LLVMFunctionType::get(i32, {ptr, ptr, i64, ptr, i64})) {
-  }
+        checkCall(LLVM::LLVMFunctionType::get(i32, {ptr, ptr, i64, ptr, i64})),
+        // void packed(void *const *pointers)
+        packed(LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                           {ptr})),
+        // int32_t __tad_run(const tad_function_info *, tad_packed_impl,
+        //                   void *const *pointers)
+        run(LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr})) {}
 
   Type ptr, i32, i64;
   LLVM::LLVMStructType tensor, tensorType, functionInfo, moduleInfo;
-  LLVM::LLVMFunctionType entry, checkCall;
+  LLVM::LLVMFunctionType entry, checkCall, packed, run;
 };
 
 /// `container` with `value` inserted at `position`.
@@ -118,15 +128,20 @@ private:
 
   /// The runtime functions an entry point calls.
   struct RuntimeFunctions {
-    LLVM::LLVMFuncOp checkCall;
+    LLVM::LLVMFuncOp checkCall, run;
     /// Device targets only.
     LLVM::LLVMFuncOp enter, exit;
   };
 
-  /// Emits the entry point `fn.name` that checks the call and runs fn.impl.
+  /// Emits `_tad_packed_<fn.name>`, which calls fn.impl with the pointers
+  /// of the array it is passed.
+  LLVM::LLVMFuncOp emitPacked(OpBuilder &b, const ExportedFunction &fn);
+
+  /// Emits the entry point `fn.name` that checks the call and runs fn.impl
+  /// through `packed`.
   void emitEntry(OpBuilder &b, const ExportedFunction &fn,
-                 LLVM::GlobalOp functionTable, unsigned index,
-                 const RuntimeFunctions &runtime);
+                 LLVM::LLVMFuncOp packed, LLVM::GlobalOp functionTable,
+                 unsigned index, const RuntimeFunctions &runtime);
 
   /// The runtime function `name` of type `type`, declared unless the module
   /// has it; null (after an error) if the module has another `name`.
@@ -218,11 +233,35 @@ TadExportABIPass::getOrDeclare(OpBuilder &b, Location loc, StringRef name,
   return fn;
 }
 
-void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
-                                 LLVM::GlobalOp functionTable, unsigned index,
-                                 const RuntimeFunctions &runtime) {
+LLVM::LLVMFuncOp TadExportABIPass::emitPacked(OpBuilder &b,
+                                              const ExportedFunction &fn) {
   LLVM::LLVMFuncOp impl = fn.impl;
   Location loc = impl.getLoc();
+  auto packed = LLVM::LLVMFuncOp::create(
+      b, loc, (tad::abi::kPackedPrefix + fn.name).str(), types->packed,
+      LLVM::Linkage::Internal);
+  symbols->insert(packed);
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = packed.addEntryBlock(b);
+  b.setInsertionPointToEnd(body);
+  SmallVector<Value> pointers;
+  for (unsigned i = 0, e = impl.getNumArguments(); i < e; ++i) {
+    Value slot = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->ptr, body->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, slot));
+  }
+  LLVM::CallOp::create(b, loc, impl, pointers);
+  LLVM::ReturnOp::create(b, loc, ValueRange());
+  return packed;
+}
+
+void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
+                                 LLVM::LLVMFuncOp packed,
+                                 LLVM::GlobalOp functionTable, unsigned index,
+                                 const RuntimeFunctions &runtime) {
+  Location loc = LLVM::LLVMFuncOp(fn.impl).getLoc();
   auto entry = LLVM::LLVMFuncOp::create(b, loc, fn.name, types->entry);
   symbols->insert(entry);
 
@@ -243,14 +282,12 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)},
       LLVM::GEPNoWrapFlags::inbounds);
   size_t numPointers = fn.signature.args.size() + fn.signature.results.size();
-  Value devicePointers;
-  if (runtime.enter) {
-    // void *device[num_args + num_results]: filled by the device runtime.
-    Value count = LLVM::ConstantOp::create(
-        b, loc, types->i64, std::max<int64_t>(1, numPointers));
-    devicePointers =
-        LLVM::AllocaOp::create(b, loc, types->ptr, types->ptr, count);
-  }
+  // void *pointers[num_args + num_results]: the implementation's pointers,
+  // filled below or, on a device, by the device runtime.
+  Value count = LLVM::ConstantOp::create(b, loc, types->i64,
+                                         std::max<int64_t>(1, numPointers));
+  Value pointers =
+      LLVM::AllocaOp::create(b, loc, types->ptr, types->ptr, count);
   Value status =
       LLVM::CallOp::create(b, loc, runtime.checkCall,
                            ValueRange{info, args, numArgs, results, numResults})
@@ -264,13 +301,14 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   LLVM::ReturnOp::create(b, loc, status);
 
   b.setInsertionPointToEnd(runBlock);
-  SmallVector<Value> pointers;
+  Value packedAddress = LLVM::AddressOfOp::create(b, loc, packed);
   if (runtime.enter) {
     // status = enter(&functions[index], args, results, device); if (status)
-    // return status; _tad_impl_f(device[0], ...); return exit(...);
+    // return status; status = __tad_run(&functions[index], packed, device);
+    // exited = exit(...); return status ? status : exited;
     Value entered =
         LLVM::CallOp::create(b, loc, runtime.enter,
-                             ValueRange{info, args, results, devicePointers})
+                             ValueRange{info, args, results, pointers})
             .getResult();
     Block *implBlock = b.createBlock(&entry.getBody());
     Block *enterFailBlock = b.createBlock(&entry.getBody());
@@ -280,36 +318,45 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, entered, zero);
     LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, enterFailBlock);
     b.setInsertionPointToEnd(implBlock);
-    for (size_t i = 0; i < numPointers; ++i) {
-      Value slot = LLVM::GEPOp::create(
-          b, loc, types->ptr, types->ptr, devicePointers,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)},
-          LLVM::GEPNoWrapFlags::inbounds);
-      pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, slot));
-    }
-    LLVM::CallOp::create(b, loc, impl, pointers);
-    LLVM::ReturnOp::create(
-        b, loc,
+    Value ran = LLVM::CallOp::create(
+                    b, loc, runtime.run,
+                    ValueRange{info, packedAddress, pointers})
+                    .getResult();
+    Value exited =
         LLVM::CallOp::create(b, loc, runtime.exit,
-                             ValueRange{info, args, results, devicePointers})
-            .getResult());
+                             ValueRange{info, args, results, pointers})
+            .getResult();
+    Value ranOk =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ran, zero);
+    LLVM::ReturnOp::create(
+        b, loc, LLVM::SelectOp::create(b, loc, ranOk, exited, ran));
     return;
   }
 
-  // _tad_impl_f(args[0].data, ..., results[0].data, ...); return 0;
-  auto loadData = [&](Value tensors, size_t count) {
+  // void *pointers[] = {args[0].data, ..., results[0].data, ...};
+  // return __tad_run(&functions[index], packed, pointers);
+  unsigned slotIndex = 0;
+  auto storeData = [&](Value tensors, size_t count) {
     for (size_t i = 0; i < count; ++i) {
       Value field = LLVM::GEPOp::create(
           b, loc, types->ptr, types->tensor, tensors,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 0},
           LLVM::GEPNoWrapFlags::inbounds);
-      pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, field));
+      Value data = LLVM::LoadOp::create(b, loc, types->ptr, field);
+      Value slot = LLVM::GEPOp::create(
+          b, loc, types->ptr, types->ptr, pointers,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
+          LLVM::GEPNoWrapFlags::inbounds);
+      LLVM::StoreOp::create(b, loc, data, slot);
     }
   };
-  loadData(args, fn.signature.args.size());
-  loadData(results, fn.signature.results.size());
-  LLVM::CallOp::create(b, loc, impl, pointers);
-  LLVM::ReturnOp::create(b, loc, zero);
+  storeData(args, fn.signature.args.size());
+  storeData(results, fn.signature.results.size());
+  LLVM::ReturnOp::create(
+      b, loc,
+      LLVM::CallOp::create(b, loc, runtime.run,
+                           ValueRange{info, packedAddress, pointers})
+          .getResult());
 }
 
 void TadExportABIPass::runOnOperation() {
@@ -375,7 +422,8 @@ void TadExportABIPass::runOnOperation() {
                                        ? tad::abi::kCheckCallSymbol
                                        : tad::abi::kCheckDeviceCallSymbol,
                                    types->checkCall);
-  if (!runtime.checkCall)
+  runtime.run = getOrDeclare(b, loc, tad::abi::kRunSymbol, types->run);
+  if (!runtime.checkCall || !runtime.run)
     return signalPassFailure();
   if (!device.empty()) {
     // int32_t (const tad_function_info *, const tad_tensor *args,
@@ -394,11 +442,14 @@ void TadExportABIPass::runOnOperation() {
       StringAttr::get(context, LLVM::LLVMDialect::getNoAliasAttrName());
   for (ExportedFunction &fn : exported) {
     std::string implName = (tad::abi::kImplPrefix + fn.name).str();
-    if (Operation *existing = symbols->lookup(implName)) {
-      existing->emitError("symbol '")
-          << implName << "' clashes with the implementation of '" << fn.name
-          << "'";
-      return signalPassFailure();
+    std::string packedName = (tad::abi::kPackedPrefix + fn.name).str();
+    for (StringRef name : {StringRef(implName), StringRef(packedName)}) {
+      if (Operation *existing = symbols->lookup(name)) {
+        existing->emitError("symbol '")
+            << name << "' clashes with the implementation of '" << fn.name
+            << "'";
+        return signalPassFailure();
+      }
     }
     if (failed(symbols->rename(fn.impl, implName)))
       return signalPassFailure();
@@ -479,7 +530,7 @@ void TadExportABIPass::runOnOperation() {
   }
 
   for (auto [index, fn] : llvm::enumerate(exported))
-    emitEntry(b, fn, functionTable, index, runtime);
+    emitEntry(b, fn, emitPacked(b, fn), functionTable, index, runtime);
 
   // The release of tad that wrote the module, for the table.
   std::string versionText = tad::abi::kTadVersion.str();

@@ -44,3 +44,14 @@ func.func @glu_odd(%x: tensor<4x5xf32>) -> tensor<4x2xf32> {
   %0 = tad.glu %x : (tensor<4x5xf32>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }
+
+// -----
+
+// A zero kernel (the default stride is the kernel) is rejected before the
+// output size divides by the stride.
+func.func @max_pool2d_zero_kernel(%x: tensor<1x2x4x4xf64>) -> tensor<1x2x2x2xf64> {
+  // expected-error @+2 {{'tad.max_pool2d' op invalid pooling parameters for input [1, 2, 4, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %r = tad.max_pool2d %x {kernel_size = array<i64: 0, 2>} : (tensor<1x2x4x4xf64>) -> tensor<1x2x2x2xf64>
+  return %r : tensor<1x2x2x2xf64>
+}

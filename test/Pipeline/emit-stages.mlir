@@ -88,21 +88,28 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 //      LLVM0: @__tad_module = hidden constant { i32, i32, ptr, ptr } { i32 [[ABI]], i32 1, ptr @__tad_functions, ptr @__tad_version }
 //      LLVM0: define internal void @_tad_impl_predict(ptr noalias %0, ptr noalias %1, ptr noalias %2)
 //      LLVM0: call float @llvm.exp.f32
+//      LLVM0: define internal void @_tad_packed_predict(ptr %0)
+//      LLVM0:   call void @_tad_impl_predict(
 //      LLVM0: define i32 @predict(ptr %0, i64 %1, ptr %2, i64 %3)
 //      LLVM0:   call i32 @__tad_check_call(ptr @__tad_functions, ptr %0, i64 %1, ptr %2, i64 %3)
-//      LLVM0:   call void @_tad_impl_predict(
+//      LLVM0:   call i32 @__tad_run(ptr @__tad_functions, ptr @_tad_packed_predict, ptr
 
-// At -O2 the implementation is inlined into its entry point.
+// At -O2 the implementation is inlined into the function that unpacks its
+// pointers, which the runtime's __tad_run calls.
+//  LLVM2-NOT: define internal void @_tad_impl_predict
+//      LLVM2: define internal void @_tad_packed_predict(
+//  LLVM2-NOT:   call void @_tad_impl_predict
 //      LLVM2: define i32 @predict(
 //      LLVM2:   call i32 @__tad_check_call(
-//  LLVM2-NOT:   call void @_tad_impl_predict
+//      LLVM2:   call i32 @__tad_run(ptr nonnull @__tad_functions, ptr nonnull @_tad_packed_predict,
 //  LLVM2-NOT: define internal void @_tad_impl_predict
 
 // The object: the entry point is global, the metadata table hidden, the
-// runtime's check undefined.
+// runtime's check and runner undefined.
 //  OBJ-DAG: FUNC    GLOBAL DEFAULT {{.*}} predict
 //  OBJ-DAG: OBJECT  GLOBAL HIDDEN {{.*}} __tad_module
 //  OBJ-DAG: NOTYPE  GLOBAL DEFAULT UND __tad_check_call
+//  OBJ-DAG: NOTYPE  GLOBAL DEFAULT UND __tad_run
 //  OBJ-DAG: OBJECT  LOCAL  DEFAULT {{.*}} __tad_functions
 
 //      NAMES: model.h

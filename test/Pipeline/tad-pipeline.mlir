@@ -37,8 +37,10 @@
 
 // ABI: func.func @f_vjp({{.*}}tad.abi
 
-// LLVM: llvm.func @f_vjp(
+// LLVM: llvm.func internal @_tad_packed_f_vjp(
 // LLVM: llvm.call @_tad_impl_f_vjp(
+// LLVM: llvm.func @f_vjp(
+// LLVM: llvm.call @__tad_run(
 func.func @f(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>) -> tensor<4x5xf32> {
   %h = tad.mm %x, %w : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
   %y = tad.log_softmax.int %h {dim = 1 : i64} : tensor<4x5xf32>

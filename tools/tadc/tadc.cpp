@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver.h"
 #include "compiler/Linker.h"
+#include "compiler/ParseInput.h"
 #include "compiler/rules/RuleSet.h"
 #include "dialects/Tad/TadDialect.h"
 #include "dialects/Tad/TadOps.h"
@@ -30,7 +31,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -299,7 +299,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module;
   {
     TimingScope parseTiming = timing.nest("Parse");
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    module = tad::parseInput(sourceMgr, &context);
     if (!module)
       return failure();
   }

@@ -60,7 +60,8 @@ typedef enum tad_status {
   TAD_ERROR_SHAPE = 5,     /* a dimension differs from the signature */
   TAD_ERROR_RUNTIME = 6,   /* failure while running (e.g. device error) */
   TAD_ERROR_MEMORY = 7,    /* device memory passed where the module cannot
-                              use it (a CPU module), or not device memory */
+                              use it (a CPU module), or not device memory;
+                              or a temporary could not be allocated */
 } tad_status;
 
 /* Memory flags, or'ed into tad_tensor.dtype above the tad_dtype code.

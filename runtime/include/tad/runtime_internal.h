@@ -69,6 +69,25 @@ TAD_HIDDEN void __tad_set_error(const char *fmt, ...) TAD_PRINTF_FORMAT(1, 2);
 /* Clears the calling thread's last error (tad_last_error() returns ""). */
 TAD_HIDDEN void __tad_clear_error(void);
 
+/* The implementation of an entry point, with its argument pointers, then
+ * its result pointers, packed in an array. */
+typedef void (*tad_packed_impl)(void *const *pointers);
+
+/* Runs `impl(pointers)`, the implementation of `fn`, after the boundary
+ * check: a CPU entry point ends with
+ *
+ *   void *pointers[] = {args[0].data, ..., results[0].data, ...};
+ *   return __tad_run(&__tad_module.functions[i], _tad_packed_fn, pointers);
+ *
+ * Returns TAD_OK, or TAD_ERROR_MEMORY when a temporary of the call could
+ * not be allocated; then the call's temporaries are freed, no result is
+ * written completely, and tad_last_error() says
+ *
+ *   "f: out of memory: cannot allocate 68719476736 bytes (64.0 GiB) for a
+ *    temporary" */
+TAD_HIDDEN int32_t __tad_run(const tad_function_info *fn, tad_packed_impl impl,
+                             void *const *pointers);
+
 /* __tad_check_call for GPU modules: also accepts tensors flagged
  * TAD_MEMORY_DEVICE (which __tad_check_call rejects with TAD_ERROR_MEMORY). */
 TAD_HIDDEN int32_t __tad_check_device_call(const tad_function_info *fn,
@@ -83,8 +102,9 @@ TAD_HIDDEN int32_t __tad_check_device_call(const tad_function_info *fn,
  *   void *device[num_args + num_results];
  *   status = __tad_cuda_enter(fn, args, results, device);
  *   if (status != TAD_OK) return status;
- *   _tad_impl_fn(device[0], ..., device[num_args + num_results - 1]);
- *   return __tad_cuda_exit(fn, args, results, device);
+ *   status = __tad_run(fn, _tad_packed_fn, device);
+ *   exited = __tad_cuda_exit(fn, args, results, device);
+ *   return status != TAD_OK ? status : exited;
  *
  * enter() gives the implementation a device pointer per tensor: a device
  * tensor's own `data`, or a fresh device buffer (a host argument copied

@@ -93,7 +93,10 @@ class Function:
 
     ``f(*args)`` passes each NumPy array with its own dtype and shape (made
     C-contiguous, never cast); Python scalars and lists are converted to the
-    signature's dtype first. The module checks every argument; a rejected
+    signature's dtype first. Masked arrays are refused (``TadError``): the
+    module has no notion of a mask. A bool array must hold the bytes 0 and 1
+    only (what NumPy makes; a view of other bytes as bool is not valid
+    input, see docs/abi.md). The module checks every argument; a rejected
     call raises ``TadError`` with the same message a C caller would get.
     Results are allocated from the signature and returned: one array, or a
     tuple when the function has several results (for ``f_vjp``: the results,
@@ -133,6 +136,12 @@ class Function:
 
     def _as_array(self, index: int, value) -> np.ndarray:
         """The array passed for argument ``index``."""
+        if isinstance(value, np.ma.MaskedArray):
+            # The module would read the data under the mask as if valid.
+            raise TadError(
+                f"{self.name}: argument {index} is a masked array, which tad "
+                "cannot honour; pass value.filled(fill) or value.data",
+                _abi.ERROR_DTYPE)
         if isinstance(value, (np.ndarray, np.generic)):
             return np.require(value, requirements=("C", "A"))
         array = np.asarray(value)
@@ -232,6 +241,9 @@ class Function:
         results_types = self._result_types
         if results_types is None:
             return None
+        for a in args:
+            if type(a) is not np.ndarray and isinstance(a, np.ma.MaskedArray):
+                return None  # refused by the general path
         if _fastcall is not None:
             results = [np.empty(shape, dtype) for shape, dtype in results_types]
             status = _fastcall.call(self._entry_address, args, results)

@@ -19,10 +19,17 @@
  * back only when they are freed) and at most TAD_ALLOC_CACHE_MB megabytes
  * (default 4096; 0 disables caching): a block freed beyond that goes back
  * to the system.
+ *
+ * Generated code does not check what these functions return: an allocation
+ * that fails (or whose size overflows) ends the call through
+ * __tad_fail_allocation (call.c) instead of returning null. So that the
+ * call's earlier temporaries are not leaked then, every block allocated on
+ * the thread of a call is on that call's list of live blocks until it is
+ * freed.
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
 
-#include "tad/runtime_internal.h"
+#include "call_frame.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -37,8 +44,14 @@ typedef struct block_header {
   size_t size;               /* usable bytes, a multiple of kAlign */
   size_t align;              /* alignment of the data (>= kAlign) */
   void *memory;              /* what posix_memalign returned */
-  struct block_header *next; /* free-list link while cached */
+  struct block_header *next; /* free-list link while cached, live-list link
+                                while allocated */
+  struct block_header *prev; /* live-list link while allocated */
+  tad_call_frame *frame;     /* the call whose live list holds it, or null */
 } block_header;
+
+_Static_assert(sizeof(block_header) <= kAlign,
+               "the header must fit in a block's padding");
 
 typedef struct bucket {
   size_t size;               /* 0: empty slot */
@@ -74,33 +87,111 @@ static block_header *block_of(void *data) {
   return (block_header *)data - 1;
 }
 
+/* Puts `h` on the live list of `frame` (null: none). Lock held. */
+static void link_live(block_header *h, tad_call_frame *frame) {
+  h->frame = frame;
+  h->prev = NULL;
+  h->next = NULL;
+  if (!frame)
+    return;
+  h->next = frame->live;
+  if (h->next)
+    h->next->prev = h;
+  frame->live = h;
+}
+
+/* Takes `h` off its frame's live list, if any. Lock held. */
+static void unlink_live(block_header *h) {
+  if (!h->frame)
+    return;
+  if (h->prev)
+    h->prev->next = h->next;
+  else
+    h->frame->live = h->next;
+  if (h->next)
+    h->next->prev = h->prev;
+  h->frame = NULL;
+  h->next = h->prev = NULL;
+}
+
 static void *allocate(size_t size, size_t align) {
+  size_t requested = size;
+  if (align < kAlign)
+    align = kAlign;
+  /* Sizes so large that the rounding or the padding would overflow cannot
+   * be allocated anyway. */
+  if (size > SIZE_MAX / 2 || align > SIZE_MAX / 4)
+    __tad_fail_allocation(requested);
   size = (size + kAlign - 1) / kAlign * kAlign;
   if (size == 0)
     size = kAlign;
-  if (align < kAlign)
-    align = kAlign;
+  tad_call_frame *frame = __tad_current_call();
   block_header *h = NULL;
+  pthread_mutex_lock(&cache_lock);
   if (align == kAlign) {
-    pthread_mutex_lock(&cache_lock);
     bucket *b = find_bucket(size);
     if (b && b->size == size && b->free_blocks) {
       h = b->free_blocks;
       b->free_blocks = h->next;
       cached_bytes -= size;
+      link_live(h, frame);
     }
-    pthread_mutex_unlock(&cache_lock);
   }
+  pthread_mutex_unlock(&cache_lock);
   if (!h) {
     void *memory = NULL;
     if (posix_memalign(&memory, align, align + size) != 0)
-      return NULL;
+      __tad_fail_allocation(requested);
     h = block_of((char *)memory + align);
     h->size = size;
     h->align = align;
     h->memory = memory;
+    pthread_mutex_lock(&cache_lock);
+    link_live(h, frame);
+    pthread_mutex_unlock(&cache_lock);
   }
   return h + 1;
+}
+
+/* Returns `h` to the cache, or to the system past the cache's limit. Lock
+ * held; returns the block to free() after unlocking, or null. */
+static block_header *release_locked(block_header *h) {
+  bucket *b = NULL;
+  if (h->align == kAlign && cached_bytes + h->size <= limit_locked())
+    b = find_bucket(h->size);
+  if (!b)
+    return h;
+  b->size = h->size;
+  h->next = b->free_blocks;
+  b->free_blocks = h;
+  cached_bytes += h->size;
+  return NULL;
+}
+
+void __tad_release_call_temporaries(tad_call_frame *frame, int free_them) {
+  pthread_mutex_lock(&cache_lock);
+  block_header *h = frame->live;
+  frame->live = NULL;
+  block_header *to_free = NULL; /* chained through `prev` */
+  while (h) {
+    block_header *next = h->next;
+    h->frame = NULL;
+    h->next = h->prev = NULL;
+    if (free_them) {
+      block_header *uncached = release_locked(h);
+      if (uncached) {
+        uncached->prev = to_free;
+        to_free = uncached;
+      }
+    }
+    h = next;
+  }
+  pthread_mutex_unlock(&cache_lock);
+  while (to_free) {
+    block_header *prev = to_free->prev;
+    free(to_free->memory);
+    to_free = prev;
+  }
 }
 
 TAD_HIDDEN void *_mlir_memref_to_llvm_alloc(size_t size);
@@ -121,16 +212,9 @@ void _mlir_memref_to_llvm_free(void *ptr) {
     return;
   block_header *h = block_of(ptr);
   pthread_mutex_lock(&cache_lock);
-  bucket *b = NULL;
-  if (h->align == kAlign && cached_bytes + h->size <= limit_locked())
-    b = find_bucket(h->size);
-  if (b) {
-    b->size = h->size;
-    h->next = b->free_blocks;
-    b->free_blocks = h;
-    cached_bytes += h->size;
-  }
+  unlink_live(h);
+  block_header *uncached = release_locked(h);
   pthread_mutex_unlock(&cache_lock);
-  if (!b)
-    free(h->memory);
+  if (uncached)
+    free(uncached->memory);
 }

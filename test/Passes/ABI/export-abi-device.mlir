@@ -18,13 +18,11 @@
 //       CHECK: ^[[FAIL]]:
 //       CHECK:   llvm.return %[[STATUS]] : i32
 //       CHECK: ^[[IMPL]]:
-//       CHECK:   %[[P0:.*]] = llvm.getelementptr inbounds %[[DEVICE]][0]
-//       CHECK:   %[[D0:.*]] = llvm.load %[[P0]]
-//       CHECK:   %[[P1:.*]] = llvm.getelementptr inbounds %[[DEVICE]][1]
-//       CHECK:   %[[D1:.*]] = llvm.load %[[P1]]
-//       CHECK:   llvm.call @_tad_impl_f(%[[D0]], %[[D1]])
+//       CHECK:   %[[RAN:.*]] = llvm.call @__tad_run(%[[INFO]], %[[PACKED:.*]], %[[DEVICE]])
 //       CHECK:   %[[EXIT:.*]] = llvm.call @__tad_cuda_exit(%[[INFO]], %[[ARGS]], %[[RES]], %[[DEVICE]])
-//       CHECK:   llvm.return %[[EXIT]] : i32
+//       CHECK:   %[[RANOK:.*]] = llvm.icmp "eq" %[[RAN]], %{{.*}}
+//       CHECK:   %[[RESULT:.*]] = llvm.select %[[RANOK]], %[[EXIT]], %[[RAN]]
+//       CHECK:   llvm.return %[[RESULT]] : i32
 //       CHECK: ^[[ENTERFAIL]]:
 //       CHECK:   llvm.return %[[ENTERED]] : i32
 // DECL-DAG: llvm.func @__tad_check_device_call(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> i32

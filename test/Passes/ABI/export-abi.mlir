@@ -23,6 +23,7 @@
 //       CHECK:   llvm.call @_tad_impl_f(
 
 // CHECK: llvm.func @__tad_check_call(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> i32
+// CHECK: llvm.func @__tad_run(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
 
 // Names, shapes and the tad_tensor_type tables: f32 = 0, i64 = 2, bool = 4.
 // CHECK: llvm.mlir.global internal constant @__tad_fn0_name("f\00")
@@ -52,23 +53,42 @@
 // CHECK:     llvm.return
 
 // The entry point: check, then load each tad_tensor's data pointer and call.
+// CHECK-LABEL: llvm.func internal @_tad_packed_f(
+//  CHECK-SAME:     %[[P:.*]]: !llvm.ptr) {
+//       CHECK:   %[[P0P:.*]] = llvm.getelementptr inbounds %[[P]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+//       CHECK:   %[[P0:.*]] = llvm.load %[[P0P]]
+//       CHECK:   %[[P1P:.*]] = llvm.getelementptr inbounds %[[P]][1]
+//       CHECK:   %[[P1:.*]] = llvm.load %[[P1P]]
+//       CHECK:   %[[P2P:.*]] = llvm.getelementptr inbounds %[[P]][2]
+//       CHECK:   %[[P2:.*]] = llvm.load %[[P2P]]
+//       CHECK:   llvm.call @_tad_impl_f(%[[P0]], %[[P1]], %[[P2]])
+//       CHECK:   llvm.return
 // CHECK-LABEL: llvm.func @f(
 //  CHECK-SAME:     %[[ARGS:.*]]: !llvm.ptr, %[[NARGS:.*]]: i64, %[[RES:.*]]: !llvm.ptr, %[[NRES:.*]]: i64) -> i32
 //       CHECK:   %[[TABLE:.*]] = llvm.mlir.addressof @__tad_functions
 //       CHECK:   %[[INFO:.*]] = llvm.getelementptr inbounds %[[TABLE]][0, 0]
+//       CHECK:   %[[THREE:.*]] = llvm.mlir.constant(3 : i64)
+//       CHECK:   %[[ARRAY:.*]] = llvm.alloca %[[THREE]] x !llvm.ptr
 //       CHECK:   %[[STATUS:.*]] = llvm.call @__tad_check_call(%[[INFO]], %[[ARGS]], %[[NARGS]], %[[RES]], %[[NRES]])
 //       CHECK:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i32)
 //       CHECK:   %[[OK:.*]] = llvm.icmp "eq" %[[STATUS]], %[[ZERO]]
 //       CHECK:   llvm.cond_br %[[OK]], ^[[CALL:.*]], ^[[FAIL:.*]]
 //       CHECK: ^[[CALL]]:
+//       CHECK:   %[[PACKED:.*]] = llvm.mlir.addressof @_tad_packed_f
 //       CHECK:   %[[A0P:.*]] = llvm.getelementptr inbounds %[[ARGS]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i32, i32)>
 //       CHECK:   %[[A0:.*]] = llvm.load %[[A0P]] : !llvm.ptr -> !llvm.ptr
+//       CHECK:   %[[S0:.*]] = llvm.getelementptr inbounds %[[ARRAY]][0]
+//       CHECK:   llvm.store %[[A0]], %[[S0]]
 //       CHECK:   %[[A1P:.*]] = llvm.getelementptr inbounds %[[ARGS]][1, 0]
 //       CHECK:   %[[A1:.*]] = llvm.load %[[A1P]]
+//       CHECK:   %[[S1:.*]] = llvm.getelementptr inbounds %[[ARRAY]][1]
+//       CHECK:   llvm.store %[[A1]], %[[S1]]
 //       CHECK:   %[[R0P:.*]] = llvm.getelementptr inbounds %[[RES]][0, 0]
 //       CHECK:   %[[R0:.*]] = llvm.load %[[R0P]]
-//       CHECK:   llvm.call @_tad_impl_f(%[[A0]], %[[A1]], %[[R0]])
-//       CHECK:   llvm.return %[[ZERO]] : i32
+//       CHECK:   %[[S2:.*]] = llvm.getelementptr inbounds %[[ARRAY]][2]
+//       CHECK:   llvm.store %[[R0]], %[[S2]]
+//       CHECK:   %[[RAN:.*]] = llvm.call @__tad_run(%[[INFO]], %[[PACKED]], %[[ARRAY]])
+//       CHECK:   llvm.return %[[RAN]] : i32
 //       CHECK: ^[[FAIL]]:
 //       CHECK:   llvm.return %[[STATUS]] : i32
 // CHECK-LABEL: llvm.func @g(
@@ -163,3 +183,23 @@ llvm.mlir.global external constant @__tad_module(0 : i32) : i32
 
 // expected-error @+1 {{'__tad_check_call' has type '!llvm.func<void ()>', expected '!llvm.func<i32 (ptr, ptr, i64, ptr, i64)>'}}
 llvm.func @__tad_check_call()
+
+// -----
+
+// expected-error @+1 {{symbol '_tad_packed_f' clashes with the implementation of 'f'}}
+llvm.func @_tad_packed_f() {
+  llvm.return
+}
+llvm.func @f(%x: !llvm.ptr) attributes {tad.abi = {args = [tensor<4xf32>], results = []}} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @+1 {{'__tad_run' has type '!llvm.func<void ()>', expected '!llvm.func<i32 (ptr, ptr, ptr)>'}}
+llvm.func @__tad_run() {
+  llvm.return
+}
+llvm.func @f(%x: !llvm.ptr) attributes {tad.abi = {args = [tensor<4xf32>], results = []}} {
+  llvm.return
+}

@@ -209,6 +209,20 @@ for th in threads:
 assert not failures, failures[:3]
 passed("per-thread errors")
 
+# --- Masked arrays ---------------------------------------------------------------------
+# Refused, by the fast path and the general one: the mask would be ignored.
+masked = np.ma.masked_array(a, mask=np.zeros_like(a, bool))
+for call in (lambda: m.add(masked, b), lambda: m.add(a, masked, out=None),
+             lambda: m.add(a, np.ma.masked_array(b), out=np.empty_like(a))):
+    try:
+        call()
+        raise AssertionError("accepted a masked array")
+    except tad.TadError as e:
+        assert "is a masked array" in str(e), str(e)
+        assert e.status == tad.STATUS_DTYPE, e.status
+np.testing.assert_array_equal(m.add(masked.data, b), y)
+passed("masked arrays refused")
+
 # --- Loading ---------------------------------------------------------------------------
 try:
     m.nope

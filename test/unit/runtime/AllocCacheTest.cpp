@@ -71,4 +71,45 @@ TEST(AllocCache, Alignment) {
 
 TEST(AllocCache, FreeOfNullIsANoOp) { _mlir_memref_to_llvm_free(nullptr); }
 
+
+// A packed implementation (what an entry point passes to __tad_run) that
+// allocates two temporaries, keeps them, and then asks for more memory than
+// any machine has.
+void *keptBlocks[2];
+void allocateThenFail(void *const *pointers) {
+  keptBlocks[0] = _mlir_memref_to_llvm_alloc(3 * 1024);
+  keptBlocks[1] = _mlir_memref_to_llvm_alloc(5 * 1024);
+  void *never = _mlir_memref_to_llvm_alloc(SIZE_MAX / 2 + 1);
+  *static_cast<void **>(pointers[0]) = never; // not reached
+}
+
+void allocateAndFree(void *const *pointers) {
+  void *p = _mlir_memref_to_llvm_alloc(1024);
+  std::memset(p, 0, 1024);
+  _mlir_memref_to_llvm_free(p);
+}
+
+// A failed allocation ends the call with TAD_ERROR_MEMORY and the size in
+// the message; the temporaries the call held go back to the cache (the next
+// allocations of their sizes get them), and the next call runs normally.
+TEST(AllocCache, FailedAllocationEndsTheCall) {
+  tad_function_info info = {"g", nullptr, 0, 0, nullptr, nullptr};
+  void *slot = nullptr;
+  void *pointers[] = {&slot};
+  ASSERT_EQ(__tad_run(&info, allocateThenFail, pointers), TAD_ERROR_MEMORY);
+  EXPECT_EQ(slot, nullptr);
+  EXPECT_STREQ(tad_last_error(),
+               "g: out of memory: cannot allocate 9223372036854775808 bytes "
+               "(8589934592.0 GiB) for a temporary");
+  std::set<void *> kept(keptBlocks, keptBlocks + 2);
+  std::set<void *> again = {_mlir_memref_to_llvm_alloc(3 * 1024),
+                            _mlir_memref_to_llvm_alloc(5 * 1024)};
+  EXPECT_EQ(again, kept);
+  for (void *p : again)
+    _mlir_memref_to_llvm_free(p);
+
+  EXPECT_EQ(__tad_run(&info, allocateAndFree, pointers), TAD_OK);
+  EXPECT_EQ(__tad_run(&info, allocateThenFail, pointers), TAD_ERROR_MEMORY);
+}
+
 } // namespace

@@ -1,0 +1,37 @@
+/*===- call_frame.h - a running call, between call.c and alloc_cache.c ---===*
+ *
+ * Private to the runtime: the frame that __tad_run (call.c) opens around an
+ * implementation, and what the allocator (alloc_cache.c) does with it.
+ *===----------------------------------------------------------------------===*/
+#ifndef TAD_CPU_CALL_FRAME_H
+#define TAD_CPU_CALL_FRAME_H
+
+#include "tad/runtime_internal.h"
+
+#include <setjmp.h>
+#include <stddef.h>
+
+typedef struct tad_call_frame {
+  jmp_buf unwind;                  /* where a failed allocation returns */
+  const tad_function_info *fn;     /* the function called, for messages */
+  struct tad_call_frame *outer;    /* the frame this one interrupts */
+  void *live;                      /* temporaries allocated and not yet freed
+                                      (alloc_cache.c's list) */
+} tad_call_frame;
+
+/* The calling thread's innermost frame; null outside __tad_run. */
+TAD_HIDDEN tad_call_frame *__tad_current_call(void);
+
+/* Ends the current call after an allocation of `bytes` failed: frees its
+ * temporaries, stores "f: out of memory: cannot allocate N bytes (X GiB)
+ * for a temporary" and returns TAD_ERROR_MEMORY from __tad_run. Without a
+ * frame, prints the message and aborts. */
+TAD_HIDDEN _Noreturn void __tad_fail_allocation(size_t bytes);
+
+/* Detaches the temporaries `frame` still holds from it; frees them too when
+ * `free_them` (the call failed and will not use them again). Defined by
+ * alloc_cache.c. */
+TAD_HIDDEN void __tad_release_call_temporaries(tad_call_frame *frame,
+                                               int free_them);
+
+#endif /* TAD_CPU_CALL_FRAME_H */

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds tad with AddressSanitizer and UndefinedBehaviorSanitizer
+# (-DTAD_SANITIZE=address,undefined) in a build directory of its own and runs
+# the lit suite there, or the lit paths given as arguments (relative to
+# test/, e.g. `Runtime Tools`). Ends with "N passed, N failed, N skipped".
+#
+#   TAD_ASAN_BUILD_DIR  build directory (default: <repo>/build-asan)
+#   TAD_JOBS            parallel build jobs (default: ninja's)
+#
+# Sanitized tools and the modules they link need the sanitizer runtimes in
+# every process that loads a module (Python): the ASan runtime is preloaded
+# for the whole run. Leak detection is off (the interpreter and MLIR's
+# global state are never freed); any other ASan or UBSan report fails the
+# test that caused it.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${TAD_ASAN_BUILD_DIR:-$ROOT/build-asan}"
+JOBS=()
+if [ -n "${TAD_JOBS:-}" ]; then JOBS=(-j "$TAD_JOBS"); fi
+
+echo "==> building tad with ASan+UBSan in $BUILD"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTAD_SANITIZE=address,undefined "${launcher[@]}" >/dev/null &&
+  ninja -C "$BUILD" "${JOBS[@]}" tadc tad-opt tad_runtime all ||
+  { echo "0 passed, 1 failed, 0 skipped (build)"; exit 1; }
+
+ASAN_RUNTIME="$(cc -print-file-name=libasan.so)"
+export LD_PRELOAD="$ASAN_RUNTIME${LD_PRELOAD:+:$LD_PRELOAD}"
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+
+paths=()
+if [ $# -eq 0 ]; then
+  paths=("$BUILD/test")
+else
+  for p in "$@"; do paths+=("$BUILD/test/$p"); done
+fi
+LOG="$(mktemp)"
+/usr/lib/llvm-22/bin/lit -sv "${paths[@]}" 2>&1 | tee "$LOG"
+status=${PIPESTATUS[0]}
+count() {
+  local n
+  n=$(sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$LOG" | tail -1)
+  echo "${n:-0}"
+}
+passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
+failed=$(( $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved) + $(count "Timed Out") ))
+skipped=$(( $(count Unsupported) + $(count Skipped) ))
+rm -f "$LOG"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+echo "$passed passed, $failed failed, $skipped skipped"
+exit "$status"

@@ -1,0 +1,112 @@
+"""Calls every function of two builds of one program on the same random
+inputs and compares the results (the differential check of tadc_fuzz.py).
+
+    tadc_fuzz_call.py OPTIMIZED.so REFERENCE.so SEED
+
+Floats are compared within the tolerance of docs/numerics.md: NaN where
+the reference has NaN, the same infinities, and otherwise
+
+    |optimized - reference| <= rtol * max(1, max |reference|)
+
+with rtol 1e-4 for f32 and 1e-10 for f64; integers and booleans bitwise.
+Both builds must raise the same tad_status for a call, or none.
+
+Exit status: 0 equal, 3 a mismatch (printed), 2 not compared (inputs it
+cannot make, or too large to run quickly); anything else is a failure of
+the call itself.
+"""
+import sys
+
+import numpy as np
+
+import tad
+
+RTOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-10}
+MAX_ELEMENTS = 1 << 22
+
+
+def inputs(signature, rng):
+    arrays = []
+    total = 0
+    for t in list(signature.args) + list(signature.results):
+        if None in t.shape:
+            sys.exit(2)
+        total += int(np.prod(t.shape, dtype=np.float64))
+    if total > MAX_ELEMENTS:
+        sys.exit(2)
+    for t in signature.args:
+        dtype = np.dtype(t.dtype)
+        if dtype.kind == "f":
+            arrays.append(rng.standard_normal(t.shape).astype(dtype))
+        elif dtype.kind == "b":
+            arrays.append(rng.integers(0, 2, t.shape).astype(bool))
+        elif dtype.kind == "i":
+            # Zeros: in range wherever an integer argument is an index.
+            arrays.append(np.zeros(t.shape, dtype))
+        else:
+            sys.exit(2)
+    return arrays
+
+
+def call(fn, arrays):
+    try:
+        results = fn(*arrays)
+    except tad.TadError as e:
+        return None, e.status, str(e)
+    if not isinstance(results, tuple):
+        results = (results,)
+    return results, 0, ""
+
+
+def differs(a, b):
+    """Why `a` (optimized) differs from `b` (reference), or None."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return f"shape/dtype {a.shape} {a.dtype} vs {b.shape} {b.dtype}"
+    if a.dtype.kind != "f":
+        if not np.array_equal(a, b):
+            return "values differ"
+        return None
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    if not np.array_equal(nan_a, nan_b):
+        return f"NaN at different positions ({nan_a.sum()} vs {nan_b.sum()})"
+    finite = np.isfinite(b)
+    if not np.array_equal(np.isinf(a), np.isinf(b)) or \
+            not np.array_equal(a[np.isinf(b)], b[np.isinf(b)]):
+        return "infinities differ"
+    if not finite.any():
+        return None
+    scale = max(1.0, float(np.abs(b[finite]).max()))
+    error = float(np.abs(a[finite].astype(np.float64) -
+                         b[finite].astype(np.float64)).max())
+    if error > RTOL[a.dtype] * scale:
+        return f"max error {error:.3g} > {RTOL[a.dtype]:g} x {scale:.3g}"
+    return None
+
+
+def main():
+    optimized = tad.load(sys.argv[1])
+    reference = tad.load(sys.argv[2])
+    rng = np.random.default_rng(int(sys.argv[3]))
+    mismatches = 0
+    for name, signature in sorted(optimized.functions.items()):
+        fn, ref = getattr(optimized, name), getattr(reference, name)
+        arrays = inputs(signature, rng)
+        got, status, message = call(fn, arrays)
+        want, ref_status, ref_message = call(ref, arrays)
+        if status != ref_status:
+            print(f"{name}: status {status} ({message}) vs {ref_status} "
+                  f"({ref_message})")
+            mismatches += 1
+            continue
+        if got is None:
+            continue
+        for i, (a, b) in enumerate(zip(got, want)):
+            why = differs(np.asarray(a), np.asarray(b))
+            if why:
+                print(f"{name}: result {i}: {why}")
+                mismatches += 1
+    return 3 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
