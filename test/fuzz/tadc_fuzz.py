@@ -15,7 +15,7 @@ timeout. Each mutant is classified as
 An accepted mutant is then compiled again at -O0 and both modules are
 called on the same random inputs (in a child process: see tadc_fuzz_call.py)
 and compared: bitwise for integers and booleans, within the fast-math
-tolerance of docs/numerics.md for floats; the two must raise the same
+tolerance of docs/contributing.md for floats; the two must raise the same
 errors. A difference is a `mismatch`; a child that dies is a `runcrash`.
 
 Every finding is written to --out (the mutant, the command, tadc's output),

@@ -3,7 +3,7 @@ inputs and compares the results (the differential check of tadc_fuzz.py).
 
     tadc_fuzz_call.py OPTIMIZED.so REFERENCE.so SEED
 
-Floats are compared within the tolerance of docs/numerics.md: NaN where
+Floats are compared within the tolerance of docs/contributing.md: NaN where
 the reference has NaN, the same infinities, and otherwise
 
     |optimized - reference| <= rtol * max(1, max |reference|)
