@@ -119,6 +119,7 @@ void tad::buildEntryPointsPipeline(OpPassManager &pm) {
 void tad::buildBufferizationPipeline(OpPassManager &pm) {
   // Each result becomes a caller's buffer: a value returned twice needs two.
   pm.addNestedPass<func::FuncOp>(tad::createTadDistinctResultsPass());
+  pm.addNestedPass<func::FuncOp>(tad::createTadSplatConstantsToFillsPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadDuplicateEmptyTensorsPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;

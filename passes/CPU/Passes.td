@@ -359,6 +359,27 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TadSplatConstantsToFillsPass
+    : Pass<"tad-splat-constants-to-fills", "::mlir::func::FuncOp"> {
+  let summary = "Make large splat constant tensors fills of empty tensors";
+  let description = [{
+    Before one-shot bufferization. A constant tensor bufferizes into a
+    global of its full size: a splat (every element the same, e.g. the zero
+    gradient of a term that does not depend on an argument) of 2^31 doubles
+    became a 16 GiB global that LLVM spent minutes and 9 GB of memory
+    materializing. A splat constant of more than `min-bytes` bytes becomes
+    `linalg.fill` of a `tensor.empty`: a buffer filled when the program runs,
+    and code whose size does not depend on the tensor's. Smaller splats stay
+    constants (read-only data, no fill per call).
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"65536",
+           "Splat constants larger than this many bytes become fills">,
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def TadDuplicateEmptyTensorsPass
     : Pass<"tad-duplicate-empty-tensors", "::mlir::func::FuncOp"> {
   let summary = "Give every use of a tensor.empty (and every init use of a "
