@@ -157,14 +157,19 @@ def _tadc_id():
     return _TADC_ID
 
 
+def opt_level():
+    """The optimization level cases compile at (run.py --opt-level)."""
+    return int(os.environ.get("TAD_CONFORMANCE_OPT_LEVEL", "3"))
+
+
 def compile_cached(text):
-    key = hashlib.sha256((_tadc_id() + "\n" + text).encode()).hexdigest()[:32]
+    key = hashlib.sha256(f"{_tadc_id()}\n-O{opt_level()}\n{text}".encode()).hexdigest()[:32]
     path = os.path.join(_cache_dir(), key + ".so")
     if os.path.isfile(path):
         return tad.load(path)
     tmp = path + f".{os.getpid()}.tmp"
     try:
-        tad.compile(text, vjp="forward", jvp="forward", output=tmp)
+        tad.compile(text, vjp="forward", jvp="forward", output=tmp, opt_level=opt_level())
     except tad.CompileError as e:
         classify_compile_error(e)
     os.replace(tmp, path)

@@ -9,9 +9,12 @@ ModuleInfo ``module_db``); see cases.py for what one case checks.
 Cases run in worker processes (``--jobs``, default 1), each with a time
 limit (``--timeout``): a case that crashes its worker (a signal in a
 compiled module) or runs past the limit is a ``fail`` and the worker is
-replaced. Compiled modules are cached under
+replaced. Cases compile at -O3 unless ``--opt-level`` says otherwise (an
+-O0 run against the -O3 one is the differential check of the optimizing
+passes on programs nobody here wrote). Compiled modules are cached under
 ``$TAD_CONFORMANCE_CACHE`` (default ``build/conformance-cache``), keyed by
-program text and tadc binary. Exit status: 1 if any case failed.
+program text, optimization level and tadc binary. Exit status: 1 if any
+case failed.
 """
 
 import argparse
@@ -261,7 +264,11 @@ def main():
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--quiet", action="store_true", help="print only fails and the summary")
+    parser.add_argument("--opt-level", type=int, choices=(0, 1, 2, 3), default=None,
+                        help="tadc optimization level of the compiled cases (default 3)")
     args = parser.parse_args()
+    if args.opt_level is not None:  # the workers inherit it
+        os.environ["TAD_CONFORMANCE_OPT_LEVEL"] = str(args.opt_level)
     if args.worker:
         return worker(args.samples)
 
