@@ -8,7 +8,8 @@
 naming it. Crashes and hangs are caught one level up (``run.py`` runs cases
 in worker processes with a timeout).
 
-Per sample (float64):
+Cases run in float64 (``op:NAME``, ``module:NAME``) and in float32
+(``op:NAME@float32``, ``module:NAME@float32``). Per sample:
 - forward: tad's results against PyTorch's (floating-point outputs);
 - VJP: a random cotangent, the gradients of every floating-point input that
   the sample marks ``requires_grad`` (and, for modules, of every parameter)
@@ -18,6 +19,12 @@ Per sample (float64):
 - JVP: a random tangent against PyTorch's forward AD where the OpInfo
   supports it, else against the already checked VJP (``<v, J t> = <J^T v,
   t>``); modules always use the latter.
+
+In float32 the reference is PyTorch in float64 on the same values (inputs,
+parameters, cotangents and tangents upcast), and tad may differ from it by
+``RTOL32`` or by 10 times PyTorch's own float32 error on that value,
+whichever is larger: tad in float32 must be as accurate as PyTorch in
+float32, not bitwise equal to it.
 
 Outcomes: ``unsupported`` is a ``TadImportError`` (an op, argument or dtype
 the importer refuses, naming it) or tadc's diagnostic for a missing
@@ -46,6 +53,10 @@ import tad  # noqa: E402
 #: Relative tolerance (scaled by max(1, the reference's largest magnitude)),
 #: float64: only summation order and libm differ.
 RTOL = 1e-7
+#: float32: the floor of the allowed error against the float64 reference
+#: (scaled like RTOL); above it, 10 times PyTorch's own float32 error.
+RTOL32 = 1e-4
+F32_SLACK = 10.0
 #: With central differences (step 1e-6) as the reference.
 FD_RTOL = 1e-5
 FD_STEP = 1e-6
@@ -90,8 +101,16 @@ def op_name(op):
 
 
 def all_cases():
+    """Every case: float64 first, then the float32 runs."""
     ops, modules = databases()
-    return list(ops) + list(modules)
+    names = list(ops) + list(modules)
+    return names + [n + "@float32" for n in names]
+
+
+def split_case(name):
+    """``op:add@float32`` -> (``op:add``, torch.float32)."""
+    base, _, dtype = name.partition("@")
+    return base, getattr(torch, dtype or "float64")
 
 
 class Unsupported(Exception):
@@ -114,7 +133,10 @@ def _np(t):
     return t.detach().cpu().numpy()
 
 
-def compare(what, got, want, rtol, problems):
+def compare(what, got, want, rtol, problems, peer=None):
+    """``got`` against ``want`` within ``rtol`` scaled by the largest finite
+    magnitude of ``want``; with ``peer`` (PyTorch's float32 result for a
+    float64 ``want``) also within ``F32_SLACK`` times the peer's error."""
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
     if got.shape != want.shape:
@@ -127,7 +149,15 @@ def compare(what, got, want, rtol, problems):
     scale = max(1.0, float(np.max(np.abs(want[finite])))) if finite.any() else 1.0
     diff = np.where(same, 0.0, np.abs(got - want))
     err = float(np.max(np.where(np.isnan(diff), np.inf, diff)))
-    if not err <= rtol * scale:
+    allowed = rtol * scale
+    if peer is not None and err > allowed:
+        peer = np.asarray(peer, dtype=np.float64)
+        if peer.shape == want.shape:
+            pdiff = np.where((peer == want) | (np.isnan(peer) & np.isnan(want)), 0.0,
+                             np.abs(peer - want))
+            allowed = max(allowed, F32_SLACK * float(np.max(np.where(np.isnan(pdiff),
+                                                                     np.inf, pdiff))))
+    if not err <= allowed:
         bad = np.unravel_index(int(np.argmax(np.where(np.isnan(diff), np.inf, diff))),
                                want.shape)
         problems.append(f"{what}: max error {err:.3g} (scale {scale:.3g}; "
@@ -211,19 +241,26 @@ def _first_line(e):
 
 
 def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangents,
-                  n_buffer_results, buffers_ref, rtol, problems):
+                  n_buffer_results, buffers_ref, rtol, problems, peers=None):
     """``args``: NumPy arguments; ``diff_count``: how many of the leading
     tad gradients are compared with ``grads``; ``jvp_ref``: the reference
-    tangents of ``outs``, or None for the VJP dot-product check."""
+    tangents of ``outs``, or None for the VJP dot-product check; ``peers``:
+    PyTorch's float32 results ({"outs", "grads", "jvp", "buffers"}) beside
+    float64 references, for a float32 program."""
+    peers = peers or {}
+
+    def peer(kind, i):
+        values = peers.get(kind)
+        return None if values is None or i >= len(values) else values[i]
     got = compiled.forward(*args)
     got = got if isinstance(got, tuple) else (got,)
     if len(got) != len(outs) + n_buffer_results:
         problems.append(f"{len(got)} results, expected {len(outs) + n_buffer_results}")
         return
     for i, (g, w) in enumerate(zip(got, outs)):
-        compare(f"output {i}", g, _np(w), rtol, problems)
+        compare(f"output {i}", g, _np(w), rtol, problems, peer("outs", i))
     for i, (g, w) in enumerate(zip(got[len(outs):], buffers_ref)):
-        compare(f"updated buffer {i}", g, _np(w), rtol, problems)
+        compare(f"updated buffer {i}", g, _np(w), rtol, problems, peer("buffers", i))
 
     vjp_cts = [_np(c) for c in cts] + [np.zeros_like(b) for b in got[len(outs):]]
     res = compiled.forward_vjp(*args, *vjp_cts)
@@ -234,7 +271,7 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
         problems.append(f"VJP returns {len(tad_grads)} gradients, expected {diff_count}")
         return
     for i, (g, w) in enumerate(zip(tad_grads[:diff_count], grads)):
-        compare(f"VJP gradient {i}", g, w, rtol, problems)
+        compare(f"VJP gradient {i}", g, w, rtol, problems, peer("grads", i))
 
     float_args = [a for a in args if a.dtype.kind == "f"]
     res = compiled.forward_jvp(*args, *tangents)
@@ -246,7 +283,7 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     jvp_problems = []
     if jvp_ref is not None:
         for i, (g, w) in enumerate(zip(tad_tangents, jvp_ref)):
-            compare(f"JVP tangent {i}", g, w, rtol, jvp_problems)
+            compare(f"JVP tangent {i}", g, w, rtol, jvp_problems, peer("jvp", i))
         # PyTorch's forward-AD formula can be NaN where its backward formula
         # (checked above) is not (logaddexp at -inf, -inf): the VJP decides.
         if jvp_problems and any(np.isnan(np.asarray(w, np.float64)).any() for w in jvp_ref):
@@ -303,7 +340,13 @@ def _as_tuple(out):
     return out if isinstance(out, tuple) else (out,)
 
 
-def op_sample(op, sample, index):
+def _upcast(values):
+    """Floating-point tensors of ``values`` (a list of leaves) in float64."""
+    return [v.detach().to(torch.float64) if isinstance(v, torch.Tensor) and
+            v.is_floating_point() else v for v in values]
+
+
+def op_sample(op, sample, index, dtype):
     """Checks one SampleInput; returns None or raises."""
     _no_complex_or_sparse((sample.input, sample.args, sample.kwargs), "input")
     leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
@@ -319,18 +362,20 @@ def op_sample(op, sample, index):
     dups = {i: seen[id(v)] for i, v in enumerate(leaves)
             if id(v) in seen and seen[id(v)] != i}
 
-    def rebuild(xs):
-        vals = list(leaves)
-        for slot, x in zip(slots, xs):
-            vals[slot] = x
-        for i, j in dups.items():
-            vals[i] = vals[j]
-        return vals
-
-    def call_on(xs):
-        inp, args, kwargs = pytree.tree_unflatten(rebuild(xs), spec)
-        return _float_outputs(post(op(inp, *args, **kwargs)))
+    def caller(base):
+        def call_on(xs):
+            vals = list(base)
+            for slot, x in zip(slots, xs):
+                vals[slot] = x
+            for i, j in dups.items():
+                vals[i] = vals[j]
+            inp, args, kwargs = pytree.tree_unflatten(vals, spec)
+            return _float_outputs(post(op(inp, *args, **kwargs)))
+        return call_on
+    call_on = caller(leaves)
     call = _Call(call_on)
+    # float32: the reference runs on the same values in float64
+    call_on64 = caller(_upcast(leaves)) if dtype != torch.float64 else None
 
     inputs = [leaves[i].detach().clone() for i in slots]
     with torch.no_grad():
@@ -353,47 +398,62 @@ def op_sample(op, sample, index):
     if not inputs:
         raise Excluded("no differentiable input")
     try:
-        _check_op_sample(op, call, call_on, inputs, index)
+        _check_op_sample(op, call, call_on, call_on64, inputs, index)
     except Failure as e:
         if zero_size:  # said first: the cause of most such failures
             raise Failure(f"zero-size tensor: {e}")
         raise
 
 
-def _check_op_sample(op, call, call_on, inputs, index):
+def _op_references(op, call_on, inputs, cts, tangents, fd):
+    """PyTorch's outputs, gradients (NumPy) and tangents (NumPy, or None for
+    the dot-product check) of one sample."""
+    leaves_rg = [x.detach().clone().requires_grad_(True) for x in inputs]
+    outs = _as_tuple(call_on(leaves_rg))
+    if fd:
+        return outs, central_vjp(call_on, inputs, cts), central_jvp(call_on, inputs, tangents)
+    try:
+        grads = torch.autograd.grad([o for o in outs if o.requires_grad],
+                                    leaves_rg, [c for o, c in zip(outs, cts)
+                                                if o.requires_grad],
+                                    allow_unused=True)
+    except Exception as e:
+        raise Excluded(f"torch.autograd raises: {_first_line(e)}")
+    grads = [_np(g) if g is not None else np.zeros(tuple(x.shape))
+             for g, x in zip(grads, inputs)]
+    jvp_ref = None
+    if op.supports_forward_ad:
+        try:
+            jvp_ref = forward_ad(call_on, inputs, tangents)
+        except Exception:
+            jvp_ref = None  # the dot-product check instead
+    return outs, grads, jvp_ref
+
+
+def _check_op_sample(op, call, call_on, call_on64, inputs, index):
     text, info = import_module(call, inputs)
     compiled = compile_cached(text)
 
     gen = torch.Generator().manual_seed(index + 1)
-    leaves_rg = [x.detach().clone().requires_grad_(True) for x in inputs]
-    outs = _as_tuple(call_on(leaves_rg))
+    with torch.no_grad():
+        outs = _as_tuple(call_on([x.clone() for x in inputs]))
     cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
     tangents = [torch.randn(x.shape, generator=gen, dtype=x.dtype) for x in inputs]
     fd = op.name in CENTRAL_DIFFERENCES
-    rtol = RTOL
-    if fd:
-        grads = central_vjp(call_on, inputs, cts)
-        jvp_ref = central_jvp(call_on, inputs, tangents)
-        rtol = FD_RTOL
+    rtol = FD_RTOL if fd else RTOL
+    peers = None
+    if call_on64 is None:
+        outs, grads, jvp_ref = _op_references(op, call_on, inputs, cts, tangents, fd)
     else:
-        try:
-            grads = torch.autograd.grad([o for o in outs if o.requires_grad],
-                                        leaves_rg, [c for o, c in zip(outs, cts)
-                                                    if o.requires_grad],
-                                        allow_unused=True)
-        except Exception as e:
-            raise Excluded(f"torch.autograd raises: {_first_line(e)}")
-        grads = [_np(g) if g is not None else np.zeros(tuple(x.shape))
-                 for g, x in zip(grads, inputs)]
-        jvp_ref = None
-        if op.supports_forward_ad:
-            try:
-                jvp_ref = forward_ad(call_on, inputs, tangents)
-            except Exception:
-                jvp_ref = None  # the dot-product check instead
+        outs, grads, jvp_ref = _op_references(op, call_on64, _upcast(inputs), _upcast(cts),
+                                              _upcast(tangents), fd)
+        rtol = max(rtol, RTOL32)
+        if not fd:  # PyTorch's float32 error sets the slack
+            p_outs, p_grads, p_jvp = _op_references(op, call_on, inputs, cts, tangents, fd)
+            peers = {"outs": [_np(o) for o in p_outs], "grads": p_grads, "jvp": p_jvp}
     problems = []
     check_program(compiled, [_np(x) for x in inputs], len(inputs), outs, grads, cts,
-                  jvp_ref, [_np(t) for t in tangents], 0, [], rtol, problems)
+                  jvp_ref, [_np(t) for t in tangents], 0, [], rtol, problems, peers)
     if problems:
         raise Failure("; ".join(problems[:3]))
 
@@ -440,19 +500,21 @@ def central_jvp(call_on, inputs, tangents):
     return [_np((p - m) / (2 * FD_STEP)) for p, m in zip(plus, minus)]
 
 
-def run_op(op, max_samples):
+def run_op(op, max_samples, dtype=torch.float64):
     if torch.float64 not in op.supported_dtypes("cpu"):
         raise Excluded("no float64 on CPU")
+    if dtype not in op.supported_dtypes("cpu"):
+        raise Excluded(f"no {str(dtype)[6:]} on CPU")
     if not op.supports_autograd:
         raise Excluded("no autograd")
     outcomes = []
     try:
-        samples = iter(op.sample_inputs("cpu", torch.float64, requires_grad=True))
+        samples = iter(op.sample_inputs("cpu", dtype, requires_grad=True))
         for index in range(max_samples):
             sample = next(samples, None)
             if sample is None:
                 break
-            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index)))
+            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index, dtype)))
     except Exception as e:  # PyTorch's own sample generator
         outcomes.append({"status": "excluded", "reason":
                          f"PyTorch's sample_inputs raises {type(e).__name__}: {_first_line(e)}"})
@@ -486,19 +548,34 @@ def _has_random_dropout(module):
     return False
 
 
-def module_sample(info, module_input, training, index):
+def _module_references(ref_module, inputs, cts):
+    """PyTorch's outputs, the gradients (NumPy) of the inputs and then the
+    parameters, and the module's buffers after the call."""
+    leaves_rg = [x.clone().requires_grad_(True) for x in inputs]
+    outs = _as_tuple(ref_module(*leaves_rg))
+    diff = leaves_rg + [p for _, p in ref_module.named_parameters()]
+    try:
+        grads = torch.autograd.grad(list(outs), diff, cts, allow_unused=True)
+    except Exception as e:
+        raise Excluded(f"torch.autograd raises: {_first_line(e)}")
+    grads = [_np(g) if g is not None else np.zeros(tuple(d.shape))
+             for g, d in zip(grads, diff)]
+    return outs, grads, dict(ref_module.named_buffers())
+
+
+def module_sample(info, module_input, training, index, dtype):
     cargs, ckwargs = module_input.constructor_input.args, module_input.constructor_input.kwargs
     fargs, fkwargs = module_input.forward_input.args, module_input.forward_input.kwargs
     _no_complex_or_sparse((fargs, fkwargs), "input")
     torch.manual_seed(index)
-    module = info.module_cls(*cargs, **ckwargs).to(torch.float64)
+    module = info.module_cls(*cargs, **ckwargs).to(dtype)
     module.train(training)
     if info.module_cls.__name__.startswith("Lazy"):
         # the first call materializes the parameters, as in any use
         with torch.no_grad():
             module(*[a.detach() if isinstance(a, torch.Tensor) else a for a in fargs],
                    **fkwargs)
-        module = module.to(torch.float64)
+        module = module.to(dtype)
     if _has_random_dropout(module):
         raise Excluded("random (dropout in training mode)")
     leaves, spec = pytree.tree_flatten((fargs, fkwargs))
@@ -509,24 +586,27 @@ def module_sample(info, module_input, training, index):
     wrapper = _ModuleCall(module, leaves, spec, slots)
 
     ref_module = copy.deepcopy(wrapper)
-    leaves_rg = [x.clone().requires_grad_(True) for x in inputs]
     try:
-        outs = _as_tuple(ref_module(*leaves_rg))
+        with torch.no_grad():
+            outs = _as_tuple(copy.deepcopy(wrapper)(*inputs))
     except Exception as e:
         raise Excluded(f"PyTorch raises on the sample: {_first_line(e)}")
     _no_complex_or_sparse(outs, "output")
     if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
         raise Excluded("no floating-point output")
-    params = [p for _, p in ref_module.named_parameters()]
     gen = torch.Generator().manual_seed(index + 1)
     cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
-    diff = leaves_rg + params
-    try:
-        grads = torch.autograd.grad(list(outs), diff, cts, allow_unused=True)
-    except Exception as e:
-        raise Excluded(f"torch.autograd raises: {_first_line(e)}")
-    grads = [_np(g) if g is not None else np.zeros(tuple(d.shape))
-             for g, d in zip(grads, diff)]
+    peers = None
+    if dtype == torch.float64:
+        outs, grads, ref_buffers = _module_references(ref_module, inputs, cts)
+        rtol = RTOL
+    else:  # the reference: the same values in float64
+        ref64 = _ModuleCall(copy.deepcopy(module).to(torch.float64), _upcast(leaves),
+                            spec, slots)
+        outs, grads, ref_buffers = _module_references(ref64, _upcast(inputs), _upcast(cts))
+        p_outs, p_grads, p_buffers = _module_references(ref_module, inputs, cts)
+        peers = {"outs": [_np(o) for o in p_outs], "grads": p_grads}
+        rtol = RTOL32
 
     # the imported module starts from the same state as the reference did
     text, imp = import_module(wrapper, [x.clone() for x in inputs])
@@ -535,30 +615,31 @@ def module_sample(info, module_input, training, index):
     state = [t for _, t in wrapper.named_parameters()] + \
         [b for _, b in wrapper.named_buffers()]
     updated = [state[i - n_in] for i in imp.updated_buffers]
-    ref_buffers = dict(ref_module.named_buffers())
     buffer_names = [n for n, _ in wrapper.named_parameters()] + \
         [n for n, _ in wrapper.named_buffers()]
     buffers_ref = [ref_buffers[buffer_names[i - n_in]] for i in imp.updated_buffers]
+    if peers is not None:
+        peers["buffers"] = [_np(p_buffers[buffer_names[i - n_in]]) for i in imp.updated_buffers]
     args = [_np(x) for x in inputs] + [_np(p) for _, p in wrapper.named_parameters()] + \
         [_np(b) for b in updated]
     tangents = [np.asarray(torch.randn(tuple(a.shape), generator=gen,
                                        dtype=torch.float64)).astype(a.dtype)
                 for a in args if a.dtype.kind == "f"]
     problems = []
-    check_program(compiled, args, len(diff), outs, grads, cts, None, tangents,
-                  len(updated), buffers_ref, RTOL, problems)
+    check_program(compiled, args, len(grads), outs, grads, cts, None, tangents,
+                  len(updated), buffers_ref, rtol, problems, peers)
     if problems:
         raise Failure("; ".join(problems[:3]))
 
 
-def run_module(info, max_samples):
+def run_module(info, max_samples, dtype=torch.float64):
     outcomes = []
     for training in (True, False):
-        samples = info.module_inputs_func(info, device="cpu", dtype=torch.float64,
+        samples = info.module_inputs_func(info, device="cpu", dtype=dtype,
                                           requires_grad=True, training=training)
         for index, mi in enumerate(samples[:max_samples]):
             mode = "train" if training else "eval"
-            out = _sample_outcome(lambda: module_sample(info, mi, training, index))
+            out = _sample_outcome(lambda: module_sample(info, mi, training, index, dtype))
             out["sample"] = f"{mode} {index} ({mi.desc})" if mi.desc else f"{mode} {index}"
             outcomes.append(out)
     return outcomes
@@ -603,11 +684,12 @@ def summarize(outcomes):
 
 def run_case(name, max_samples=None):
     ops, modules = databases()
+    base, dtype = split_case(name)
     try:
-        if name.startswith("op:"):
-            outcomes = run_op(ops[name], max_samples or OP_SAMPLES)
+        if base.startswith("op:"):
+            outcomes = run_op(ops[base], max_samples or OP_SAMPLES, dtype)
         else:
-            outcomes = run_module(modules[name], max_samples or MODULE_SAMPLES)
+            outcomes = run_module(modules[base], max_samples or MODULE_SAMPLES, dtype)
     except Excluded as e:
         outcomes = [{"status": "excluded", "reason": str(e)}]
     except Exception as e:

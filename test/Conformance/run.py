@@ -4,7 +4,7 @@ ModuleInfo ``module_db``); see cases.py for what one case checks.
 
     /usr/bin/python3 test/Conformance/run.py --full      # every case, writes docs/conformance.md
     /usr/bin/python3 test/Conformance/run.py --subset    # the cases of subset.txt; exit 1 on a fail
-    /usr/bin/python3 test/Conformance/run.py op:add module:Linear
+    /usr/bin/python3 test/Conformance/run.py op:add module:Linear module:Linear@float32
 
 Cases run in worker processes (``--jobs``, default 1), each with a time
 limit (``--timeout``): a case that crashes its worker (a signal in a
@@ -164,10 +164,18 @@ def _failed(name, reason, seconds):
 
 
 STATUSES = ("pass", "unsupported", "fail", "excluded")
+#: (title, case kind, dtype) of the summary lines; the float64 titles are
+#: the historical ones (test/Conformance/subset.test checks them).
+SUMMARY_ROWS = (("OpInfo", "op:", "float64"), ("ModuleInfo", "module:", "float64"),
+                ("OpInfo float32", "op:", "float32"),
+                ("ModuleInfo float32", "module:", "float32"))
 
 
-def counts_of(results, kind):
-    c = collections.Counter(r["status"] for r in results if r["name"].startswith(kind))
+def counts_of(results, kind, dtype="float64"):
+    """Status counts of the cases of one kind (``op:``, ``module:``) in one
+    dtype (case names of float32 runs end in ``@float32``)."""
+    c = collections.Counter(r["status"] for r in results if r["name"].startswith(kind)
+                            and (r["name"].partition("@")[2] or "float64") == dtype)
     return {s: c.get(s, 0) for s in STATUSES}
 
 
@@ -175,7 +183,6 @@ def markdown(results, command, seconds, max_samples):
     def esc(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    ops, mods = counts_of(results, "op:"), counts_of(results, "module:")
     lines = [
         "# Conformance with PyTorch's test databases",
         "",
@@ -183,18 +190,22 @@ def markdown(results, command, seconds, max_samples):
         "of `torch.testing._internal.common_methods_invocations.op_db` and every",
         "ModuleInfo of `torch.testing._internal.common_modules.module_db`",
         "(Debian's python3-torch) is imported with `tad.from_torch`, compiled",
-        "with its VJP and JVP and checked in float64 against PyTorch: outputs,",
+        "with its VJP and JVP and checked against PyTorch: outputs,",
         "gradients (`torch.autograd`, or central differences for the ops listed",
         "in `cases.py`'s `CENTRAL_DIFFERENCES`), tangents (forward AD, or the",
         "checked VJP), for modules also parameter gradients and updated buffers,",
         "in training and evaluation mode. See `test/Conformance/cases.py`.",
+        "Each case runs in float64 and in float32 (`NAME@float32`); in float32",
+        "the reference is PyTorch in float64 on the same values, and tad may",
+        "differ from it by 1e-4 (relative) or by 10 times PyTorch's own float32",
+        "error, whichever is larger.",
         "",
         "- **pass**: every sample that is not excluded matches;",
         "- **unsupported**: the importer refuses the program with a `TadImportError`",
         "  naming the op, argument or dtype, or tadc reports a missing derivative rule;",
         "- **fail**: wrong numbers, a tadc error or crash, a raw Python exception,",
         "  a crash or timeout of the case;",
-        "- **excluded**: no float64 autograd on CPU, complex or sparse, random,",
+        "- **excluded**: no autograd or no such dtype on CPU, complex or sparse, random,",
         "  lazy modules, or PyTorch itself raises on the sample.",
         "",
         "A case's status is its worst sample's (fail, then unsupported); its",
@@ -208,12 +219,13 @@ def markdown(results, command, seconds, max_samples):
         "",
         "| | pass | unsupported | fail | excluded | total |",
         "|---|---|---|---|---|---|",
-        f"| OpInfo | {ops['pass']} | {ops['unsupported']} | {ops['fail']} | "
-        f"{ops['excluded']} | {sum(ops.values())} |",
-        f"| ModuleInfo | {mods['pass']} | {mods['unsupported']} | {mods['fail']} | "
-        f"{mods['excluded']} | {sum(mods.values())} |",
-        "",
     ]
+    for title, kind, dtype in SUMMARY_ROWS:
+        c = counts_of(results, kind, dtype)
+        if sum(c.values()):
+            lines.append(f"| {title} | {c['pass']} | {c['unsupported']} | {c['fail']} | "
+                         f"{c['excluded']} | {sum(c.values())} |")
+    lines.append("")
     fails = [r for r in results if r["status"] == "fail"]
     lines += ["## Fails", ""]
     lines += [f"- `{r['name']}`: {esc(r['reason'])}" for r in fails] or ["none"]
@@ -251,7 +263,8 @@ def _reason_key(reason):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="*", help="op:NAME or module:NAME")
+    parser.add_argument("cases", nargs="*",
+                        help="op:NAME or module:NAME, float32 runs as op:NAME@float32")
     parser.add_argument("--full", action="store_true",
                         help="every case; writes docs/conformance.md and build/conformance.json")
     parser.add_argument("--subset", action="store_true",
@@ -295,9 +308,10 @@ def main():
             for s in r["samples"]:
                 if s["status"] != "pass":
                     print(f"  {s.get('sample', '')} {s['status']}: {s['reason']}")
-    ops, mods = counts_of(results, "op:"), counts_of(results, "module:")
-    print("OpInfo: " + ", ".join(f"{v} {k}" for k, v in ops.items()))
-    print("ModuleInfo: " + ", ".join(f"{v} {k}" for k, v in mods.items()))
+    for title, kind, dtype in SUMMARY_ROWS:
+        c = counts_of(results, kind, dtype)
+        if dtype == "float64" or sum(c.values()):
+            print(f"{title}: " + ", ".join(f"{v} {k}" for k, v in c.items()))
     print(f"{sum(1 for r in results if r['status'] == 'fail')} failed in {seconds:.0f} s")
     command = "/usr/bin/python3 test/Conformance/run.py " + " ".join(sys.argv[1:])
     if args.json:
