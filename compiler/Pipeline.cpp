@@ -219,6 +219,9 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
 
 void tad::buildTadToLLVMPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
+  // Index operands are checked at run time: an index out of range ends the
+  // call with TAD_ERROR_INDEX instead of reading outside a tensor.
+  pm.addPass(tad::createTadCheckIndicesPass());
   buildTadToLinalgPipeline(pm, options.optLevel,
                            /*directConvolutions=*/options.optLevel >= 2);
   buildLinalgToLLVMPipeline(pm, options);

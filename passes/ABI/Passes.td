@@ -26,6 +26,30 @@ def TadRecordABIPass : Pass<"tad-record-abi", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def TadCheckIndicesPass : Pass<"tad-check-indices", "::mlir::ModuleOp"> {
+  let summary = "Check at run time that index operands are in range";
+  let description = [{
+    Runs on tad ops, before their lowering (CPU modules). An index that is
+    out of range makes the lowered gather read outside its tensor (garbage,
+    or a crash) and the lowered scatter drop the value; ATen raises an
+    error instead. Before each op that reads or writes at computed positions
+    (`index_select`, `gather`, `embedding`, `scatter*`, `index_add`,
+    `index.Tensor`, `index_put`, `embedding_dense_backward`, `nll_loss*`
+    targets other than `ignore_index`), this pass computes the least and
+    the greatest index (one reduction over the index tensor) and, if either
+    lies outside the dimension it indexes (`[0, size)`, or `[-size, size)`
+    where the op wraps negative indices), calls the runtime's
+    `__tad_fail_index`, which ends the call: the entry point returns
+    `TAD_ERROR_INDEX` with a message naming the function, the index, the
+    range and the op with its location.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+  ];
+}
+
 def TadEmptyBoundaryTensorsPass
     : Pass<"tad-empty-boundary-tensors", "::mlir::ModuleOp"> {
   let summary = "Pass zero-size tensors through the C boundary as tensor<0xT>";

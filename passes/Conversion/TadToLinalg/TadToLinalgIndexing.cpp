@@ -8,9 +8,9 @@
 // reduction loops: every result element compares its position with each
 // index and accumulates (sum, or the last match for scatter/index_put). That
 // is O(result x index) work, but pure linalg on tensors with static maps,
-// deterministic, and correct for repeated indices. Index values are not
-// bounds-checked (out of range is undefined); index.Tensor and index_put
-// wrap negative indices as ATen does.
+// deterministic, and correct for repeated indices. Index values are
+// assumed in range (CPU pipelines check them first: tad-check-indices);
+// index.Tensor and index_put wrap negative indices as ATen does.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/TadToLinalgTensorUtils.h"

@@ -62,6 +62,8 @@ typedef enum tad_status {
   TAD_ERROR_MEMORY = 7,    /* device memory passed where the module cannot
                               use it (a CPU module), or not device memory;
                               or a temporary could not be allocated */
+  TAD_ERROR_INDEX = 8,     /* an index in an argument is out of range for
+                              the dimension it indexes (CPU modules) */
 } tad_status;
 
 /* Memory flags, or'ed into tad_tensor.dtype above the tad_dtype code.

@@ -79,7 +79,9 @@ typedef void (*tad_packed_impl)(void *const *pointers);
  *   void *pointers[] = {args[0].data, ..., results[0].data, ...};
  *   return __tad_run(&__tad_module.functions[i], _tad_packed_fn, pointers);
  *
- * Returns TAD_OK, or TAD_ERROR_MEMORY when a temporary of the call could
+ * Returns TAD_OK; TAD_ERROR_INDEX when a check of the generated code found
+ * an index out of range (no result is written completely); or
+ * TAD_ERROR_MEMORY when a temporary of the call could
  * not be allocated; then the call's temporaries are freed, no result is
  * written completely, and tad_last_error() says
  *

@@ -40,6 +40,7 @@ except ImportError:
         "to its build directory") from None
 from ._abi import ERROR_ARG_COUNT as STATUS_ARG_COUNT
 from ._abi import ERROR_DTYPE as STATUS_DTYPE
+from ._abi import ERROR_INDEX as STATUS_INDEX
 from ._abi import ERROR_MEMORY as STATUS_MEMORY
 from ._abi import ERROR_NULL as STATUS_NULL
 from ._abi import ERROR_RANK as STATUS_RANK
@@ -58,6 +59,7 @@ __all__ = [
     "TadError", "TensorType", "compile", "find_tadc", "load",
     "STATUS_OK", "STATUS_ARG_COUNT", "STATUS_NULL", "STATUS_DTYPE",
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",
+    "STATUS_INDEX",
     "DeviceArray", "device_array",
     "from_torch", "TadImportError", "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",

@@ -102,6 +102,7 @@ ERROR_RANK = 4
 ERROR_SHAPE = 5
 ERROR_RUNTIME = 6
 ERROR_MEMORY = 7
+ERROR_INDEX = 8
 
 #: Memory flag or'ed into ``Tensor.dtype``: ``data`` is device memory.
 MEMORY_DEVICE = 0x10000

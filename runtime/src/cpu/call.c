@@ -6,7 +6,9 @@
  * when an allocation fails, the allocator cannot return null (generated
  * code does not check), so it calls __tad_fail_allocation instead, which
  * frees the temporaries the call still holds, stores the message and jumps
- * back into __tad_run, which returns TAD_ERROR_MEMORY.
+ * back into __tad_run, which returns TAD_ERROR_MEMORY. Likewise an index
+ * out of range (the checks of tad-check-indices call __tad_fail_index):
+ * TAD_ERROR_INDEX.
  *
  * Generated code holds no other resource a jump could leak (no locks, no
  * files, no C++ frames), and allocations happen on the calling thread,
@@ -30,15 +32,23 @@ int32_t __tad_run(const tad_function_info *fn, tad_packed_impl impl,
   frame.outer = current_frame;
   frame.live = NULL;
   current_frame = &frame;
-  if (setjmp(frame.unwind) == 0) {
+  int status = setjmp(frame.unwind);
+  if (status == 0) {
     impl(pointers);
     __tad_release_call_temporaries(&frame, /*free_them=*/0);
     current_frame = frame.outer;
     return TAD_OK;
   }
-  /* __tad_fail_allocation freed the temporaries, stored the message and
-   * restored current_frame before jumping here. */
-  return TAD_ERROR_MEMORY;
+  /* fail_call freed the temporaries, stored the message and restored
+   * current_frame before jumping here with the status. */
+  return status;
+}
+
+/* Ends the current call, `frame`, with `status`; the message is stored. */
+static _Noreturn void fail_call(tad_call_frame *frame, int status) {
+  __tad_release_call_temporaries(frame, /*free_them=*/1);
+  current_frame = frame->outer;
+  longjmp(frame->unwind, status);
 }
 
 void __tad_fail_allocation(size_t bytes) {
@@ -53,10 +63,25 @@ void __tad_fail_allocation(size_t bytes) {
             bytes, gib);
     abort();
   }
-  __tad_release_call_temporaries(frame, /*free_them=*/1);
   __tad_set_error("%s: out of memory: cannot allocate %zu bytes (%.1f GiB) "
                   "for a temporary",
                   name, bytes, gib);
-  current_frame = frame->outer;
-  longjmp(frame->unwind, 1);
+  fail_call(frame, TAD_ERROR_MEMORY);
+}
+
+void __tad_fail_index(int64_t index, int64_t lo, int64_t hi,
+                      const char *site) {
+  tad_call_frame *frame = current_frame;
+  const char *name = frame && frame->fn && frame->fn->name ? frame->fn->name
+                                                           : "tad";
+  if (!frame) {
+    fprintf(stderr,
+            "tad: index %lld is out of range [%lld, %lld) in %s outside the "
+            "thread of a call; aborting\n",
+            (long long)index, (long long)lo, (long long)hi, site);
+    abort();
+  }
+  __tad_set_error("%s: index %lld is out of range [%lld, %lld) in %s", name,
+                  (long long)index, (long long)lo, (long long)hi, site);
+  fail_call(frame, TAD_ERROR_INDEX);
 }

@@ -10,6 +10,7 @@
 
 #include <setjmp.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct tad_call_frame {
   jmp_buf unwind;                  /* where a failed allocation returns */
@@ -27,6 +28,14 @@ TAD_HIDDEN tad_call_frame *__tad_current_call(void);
  * for a temporary" and returns TAD_ERROR_MEMORY from __tad_run. Without a
  * frame, prints the message and aborts. */
 TAD_HIDDEN _Noreturn void __tad_fail_allocation(size_t bytes);
+
+/* Ends the current call after a check found `index` outside [lo, hi) in
+ * the op `site` describes ("tad.embedding at m.mlir:3:8"): frees its
+ * temporaries, stores "f: index 7 is out of range [0, 5) in <site>" and
+ * returns TAD_ERROR_INDEX from __tad_run. Called by generated code
+ * (passes/ABI/CheckIndices.cpp). Without a frame, prints and aborts. */
+TAD_HIDDEN _Noreturn void __tad_fail_index(int64_t index, int64_t lo,
+                                           int64_t hi, const char *site);
 
 /* Detaches the temporaries `frame` still holds from it; frees them too when
  * `free_them` (the call failed and will not use them again). Defined by

@@ -1,0 +1,232 @@
+//===- CheckIndices.cpp - run-time range checks of index operands ---------===//
+//
+// See TadCheckIndicesPass in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/ABI/Passes.h"
+
+#include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TadOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADCHECKINDICESPASS
+#include "passes/ABI/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+using namespace mlir::tad;
+
+namespace {
+
+/// The runtime function that ends the call (runtime/src/cpu/call.c).
+constexpr StringLiteral kFailIndex = "__tad_fail_index";
+/// Bytes of the NUL-terminated description of a check site ("tad.embedding
+/// at model.mlir:3:8"); one size for all, so that every call has the same
+/// type. Longer descriptions keep their end (the location).
+constexpr int64_t kSiteBytes = 96;
+
+/// An index operand of an op and the range its values must lie in.
+struct IndexOperand {
+  Value indices;
+  int64_t lo, hi;                     // [lo, hi)
+  std::optional<int64_t> ignored;     // a value that is always accepted
+};
+
+int64_t dimSize(Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getRank() == 0)
+    return 1; // a 0-d tensor is indexed like one of size 1
+  return type.getDimSize(*wrapDim(dim, type.getRank()));
+}
+
+/// The index operands of `op`, with their ranges; none for other ops.
+SmallVector<IndexOperand> getIndexOperands(Operation *op) {
+  SmallVector<IndexOperand> result;
+  auto along = [&](Value indices, Value self, int64_t dim) {
+    result.push_back({indices, 0, dimSize(self, dim), std::nullopt});
+  };
+  // index.Tensor and index_put wrap negative indices, as ATen does.
+  auto wrapping = [&](ValueRange indices, Value self) {
+    for (auto [j, index] : llvm::enumerate(indices)) {
+      int64_t size = dimSize(self, j);
+      result.push_back({index, -size, size, std::nullopt});
+    }
+  };
+  auto nll = [&](Value self, Value target, int64_t ignoreIndex) {
+    int64_t classDim =
+        cast<RankedTensorType>(self.getType()).getRank() == 1 ? 0 : 1;
+    result.push_back({target, 0, dimSize(self, classDim), ignoreIndex});
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](IndexSelectOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](GatherOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](ScatterAddOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](ScatterSrcOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](ScatterValueOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](IndexAddOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
+      .Case([&](EmbeddingOp o) { along(o.getIndices(), o.getWeight(), 0); })
+      .Case([&](EmbeddingDenseBackwardOp o) {
+        along(o.getIndices(), o.getResult(), 0);
+      })
+      .Case([&](IndexTensorOp o) { wrapping(o.getIndices(), o.getSelf()); })
+      .Case([&](IndexPutOp o) { wrapping(o.getIndices(), o.getSelf()); })
+      .Case([&](NllLossForwardOp o) {
+        nll(o.getSelf(), o.getTarget(), o.getIgnoreIndex());
+      })
+      .Case([&](NllLoss2dForwardOp o) {
+        nll(o.getSelf(), o.getTarget(), o.getIgnoreIndex());
+      })
+      .Case([&](NllLossBackwardOp o) {
+        nll(o.getSelf(), o.getTarget(), o.getIgnoreIndex());
+      })
+      .Case([&](NllLoss2dBackwardOp o) {
+        nll(o.getSelf(), o.getTarget(), o.getIgnoreIndex());
+      });
+  // Only integer index tensors with elements and a static range are checked
+  // (boolean masks are not indices; an empty tensor holds no index).
+  llvm::erase_if(result, [](const IndexOperand &operand) {
+    auto type = dyn_cast<RankedTensorType>(operand.indices.getType());
+    return !type || !type.getElementType().isSignlessInteger() ||
+           type.getElementType().isInteger(1) || !type.hasStaticShape() ||
+           type.getNumElements() == 0 || ShapedType::isDynamic(operand.hi);
+  });
+  return result;
+}
+
+/// "tad.embedding at file:line:col", NUL-terminated in kSiteBytes.
+std::string describeSite(Operation *op) {
+  std::string text = op->getName().getStringRef().str();
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    text += (" at " + loc.getFilename().getValue() + ":" +
+             Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
+                .str();
+  else if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
+    for (Location inner : fused.getLocations())
+      if (auto loc = dyn_cast<FileLineColLoc>(inner)) {
+        text += (" at " + loc.getFilename().getValue() + ":" +
+                 Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
+                    .str();
+        break;
+      }
+  if (static_cast<int64_t>(text.size()) > kSiteBytes - 1)
+    text = "..." + text.substr(text.size() - (kSiteBytes - 4));
+  text.resize(kSiteBytes, '\0');
+  return text;
+}
+
+class CheckIndicesPass
+    : public tad::impl::TadCheckIndicesPassBase<CheckIndicesPass> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<std::pair<Operation *, SmallVector<IndexOperand>>> sites;
+    module.walk([&](Operation *op) {
+      SmallVector<IndexOperand> operands = getIndexOperands(op);
+      if (!operands.empty())
+        sites.push_back({op, std::move(operands)});
+    });
+    if (sites.empty())
+      return;
+    declareFailIndex(module);
+    SymbolTable symbols(module);
+    for (auto [index, site] : llvm::enumerate(sites)) {
+      OpBuilder b(site.first);
+      Location loc = site.first->getLoc();
+      // The description of the site, as a constant global.
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      std::string text = describeSite(site.first);
+      auto bytesType = MemRefType::get({kSiteBytes}, mb.getI8Type());
+      auto tensorType = RankedTensorType::get({kSiteBytes}, mb.getI8Type());
+      auto global = memref::GlobalOp::create(
+          mb, loc, "__tad_index_site", mb.getStringAttr("private"), bytesType,
+          DenseElementsAttr::get(
+              tensorType,
+              ArrayRef(reinterpret_cast<const int8_t *>(text.data()),
+                       text.size())),
+          /*constant=*/true, /*alignment=*/nullptr);
+      symbols.insert(global); // renamed to a unique symbol
+      for (const IndexOperand &operand : site.second)
+        emitCheck(b, loc, operand, global);
+    }
+  }
+
+private:
+  void declareFailIndex(ModuleOp module) {
+    if (module.lookupSymbol(kFailIndex))
+      return;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Type i64 = b.getI64Type();
+    auto type = b.getFunctionType(
+        {i64, i64, i64, MemRefType::get({kSiteBytes}, b.getI8Type())}, {});
+    auto fn = func::FuncOp::create(b, module.getLoc(), kFailIndex, type);
+    fn.setPrivate();
+  }
+
+  /// Before the op: the least and the greatest index (a reduction over the
+  /// index tensor), and if either is out of range, a call that ends the
+  /// call of the entry point with TAD_ERROR_INDEX.
+  void emitCheck(OpBuilder &b, Location loc, const IndexOperand &operand,
+                 memref::GlobalOp site) {
+    MLIRContext *ctx = b.getContext();
+    Type i64 = b.getI64Type();
+    auto type = cast<RankedTensorType>(operand.indices.getType());
+    int64_t rank = type.getRank();
+    auto scalar = RankedTensorType::get({}, i64);
+    auto filled = [&](int64_t value) {
+      Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64);
+      Value v = arith::ConstantIntOp::create(b, loc, i64, value);
+      return linalg::FillOp::create(b, loc, v, empty).getResult(0);
+    };
+    Value minInit = filled(std::numeric_limits<int64_t>::max());
+    Value maxInit = filled(std::numeric_limits<int64_t>::min());
+    SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                AffineMap::get(rank, 0, {}, ctx),
+                                AffineMap::get(rank, 0, {}, ctx)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::reduction);
+    auto extremes = linalg::GenericOp::create(
+        b, loc, TypeRange{scalar, scalar}, ValueRange{operand.indices},
+        ValueRange{minInit, maxInit}, maps, iterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value v = args[0];
+          if (v.getType() != i64)
+            v = arith::ExtSIOp::create(nb, nl, i64, v);
+          if (operand.ignored) {
+            Value ignored =
+                arith::ConstantIntOp::create(nb, nl, i64, *operand.ignored);
+            Value lo = arith::ConstantIntOp::create(nb, nl, i64, operand.lo);
+            Value skip = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                               v, ignored);
+            v = arith::SelectOp::create(nb, nl, skip, lo, v);
+          }
+          linalg::YieldOp::create(
+              nb, nl,
+              ValueRange{arith::MinSIOp::create(nb, nl, args[1], v),
+                         arith::MaxSIOp::create(nb, nl, args[2], v)});
+        });
+    Value least = tensor::ExtractOp::create(b, loc, extremes.getResult(0));
+    Value greatest = tensor::ExtractOp::create(b, loc, extremes.getResult(1));
+    Value lo = arith::ConstantIntOp::create(b, loc, i64, operand.lo);
+    Value hi = arith::ConstantIntOp::create(b, loc, i64, operand.hi);
+    Value below =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, least, lo);
+    Value above =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, greatest, hi);
+    Value bad = arith::OrIOp::create(b, loc, below, above);
+    scf::IfOp::create(b, loc, bad, [&](OpBuilder &tb, Location tl) {
+      Value value = arith::SelectOp::create(tb, tl, below, least, greatest);
+      Value where = memref::GetGlobalOp::create(
+          tb, tl, site.getType(), site.getSymName());
+      func::CallOp::create(tb, tl, kFailIndex, TypeRange{},
+                           ValueRange{value, lo, hi, where});
+      scf::YieldOp::create(tb, tl);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,68 @@
+// RUN: tad-opt --tad-check-indices %s | FileCheck %s
+
+// Before each op that reads or writes at computed positions: the least and
+// the greatest index, and a call of __tad_fail_index if either is out of
+// the range of the dimension indexed. The site is a 96-byte constant.
+
+// CHECK:       func.func private @__tad_fail_index(i64, i64, i64, memref<96xi8>)
+// CHECK-LABEL: func.func @embedding
+// CHECK:         %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%arg1 : tensor<4xi64>)
+// CHECK:           arith.minsi
+// CHECK:           arith.maxsi
+// CHECK:         %[[LEAST:.*]] = tensor.extract %[[R]]#0[]
+// CHECK:         %[[MOST:.*]] = tensor.extract %[[R]]#1[]
+// CHECK-DAG:     %[[LO:.*]] = arith.constant 0 : i64
+// CHECK-DAG:     %[[HI:.*]] = arith.constant 5 : i64
+// CHECK:         %[[BELOW:.*]] = arith.cmpi slt, %[[LEAST]], %[[LO]]
+// CHECK:         %[[ABOVE:.*]] = arith.cmpi sge, %[[MOST]], %[[HI]]
+// CHECK:         %[[BAD:.*]] = arith.ori %[[BELOW]], %[[ABOVE]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           %[[V:.*]] = arith.select %[[BELOW]], %[[LEAST]], %[[MOST]]
+// CHECK:           %[[SITE:.*]] = memref.get_global @[[G:__tad_index_site[_0-9]*]] : memref<96xi8>
+// CHECK:           func.call @__tad_fail_index(%[[V]], %[[LO]], %[[HI]], %[[SITE]])
+// CHECK:         }
+// CHECK:         tad.embedding
+func.func @embedding(%w: tensor<5x3xf64>, %i: tensor<4xi64>) -> tensor<4x3xf64> {
+  %0 = tad.embedding %w, %i : (tensor<5x3xf64>, tensor<4xi64>) -> tensor<4x3xf64>
+  return %0 : tensor<4x3xf64>
+}
+
+// index.Tensor wraps negative indices: [-size, size), per indexed dim.
+// CHECK-LABEL: func.func @index
+// CHECK-DAG:     arith.constant -5 : i64
+// CHECK-DAG:     arith.constant 5 : i64
+// CHECK:         scf.if
+// CHECK-DAG:     arith.constant -3 : i64
+// CHECK-DAG:     arith.constant 3 : i64
+// CHECK:         scf.if
+// CHECK:         tad.index.Tensor
+func.func @index(%x: tensor<5x3xf64>, %i: tensor<2xi64>, %j: tensor<2xi64>) -> tensor<2xf64> {
+  %0 = tad.index.Tensor %x, %i, %j : (tensor<5x3xf64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// nll_loss targets: ignore_index counts as the low bound.
+// CHECK-LABEL: func.func @nll
+// CHECK:         linalg.generic
+// CHECK:           %[[IGN:.*]] = arith.constant -100 : i64
+// CHECK:           %[[IS:.*]] = arith.cmpi eq, %{{.*}}, %[[IGN]]
+// CHECK:           arith.select %[[IS]]
+// CHECK:         arith.constant 4 : i64
+// CHECK:         scf.if
+// CHECK:         tad.nll_loss_forward
+func.func @nll(%x: tensor<3x4xf64>, %t: tensor<3xi64>) -> tensor<f64> {
+  %0, %1 = tad.nll_loss_forward %x, %t {reduction = 1, ignore_index = -100} : (tensor<3x4xf64>, tensor<3xi64>) -> (tensor<f64>, tensor<f64>)
+  return %0 : tensor<f64>
+}
+
+// Nothing to check: an op without indices, an empty index tensor.
+// CHECK-LABEL: func.func @none
+// CHECK-NOT:     scf.if
+// CHECK:         tad.index_select
+func.func @none(%x: tensor<3x5xf32>, %i: tensor<0xi64>) -> tensor<3x0xf32> {
+  %0 = tad.index_select %x, %i {dim = 1} : (tensor<3x5xf32>, tensor<0xi64>) -> tensor<3x0xf32>
+  return %0 : tensor<3x0xf32>
+}
+
+// The sites: the op and its location, NUL-padded.
+// CHECK: memref.global "private" constant @__tad_index_site : memref<96xi8> = dense<[116, 97, 100, 46, 101, 109, 98,
