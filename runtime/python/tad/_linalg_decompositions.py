@@ -3,6 +3,10 @@
 (dialects/Tad/TadLinearAlgebraOps.td), applied by the importer while
 tracing (merged into ``_decompositions.table()``).
 
+(``triangular_solve`` is left unsupported: PyTorch's forward AD of it
+uses the whole tangent of ``A`` while its backward projects the gradient on
+the triangle, and no one program has both.)
+
 Solves are products with the inverse, triangular ones on the triangle
 (``tril``/``triu``, with a unit diagonal for ``unitriangular``) so that the
 gradient of the coefficient matrix is projected on it, as PyTorch's. The
@@ -61,12 +65,6 @@ def table():
     def solve_triangular(a, b, *, upper, left=True, unitriangular=False):
         return apply_inverse(inverse(triangle(a, upper, unitriangular)), b, left, False)
 
-    def triangular_solve(b, a, upper=True, transpose=False, unitriangular=False):
-        t = triangle(a, upper, unitriangular)
-        if transpose:
-            t = mT(t)
-        return aten.matmul.default(inverse(t), b), aten.clone.default(a)
-
     def gram(factor, upper):
         # A = L L^T, or U^T U for an upper factor
         return aten.matmul.default(mT(factor), factor) if upper else \
@@ -116,7 +114,6 @@ def table():
         aten._linalg_det.default: det,
         aten._linalg_solve_ex.default: solve_ex,
         aten.linalg_solve_triangular.default: solve_triangular,
-        aten.triangular_solve.default: triangular_solve,
         aten.cholesky.default: cholesky,
         aten.cholesky_inverse.default: cholesky_inverse,
         aten.cholesky_solve.default: cholesky_solve,
