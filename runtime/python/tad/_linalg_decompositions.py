@@ -109,7 +109,113 @@ def table():
             rank = torch.zeros(0, dtype=torch.int64)
         return x, empty, rank, empty
 
+    def lu_factor(a, pivot=True):
+        """Packed LU factors, 1-based pivots (int32) and the permutation
+        (``P^T A = L U``, P^T A's row i is A's row perm[i]) of a batch of
+        m x n matrices: Gaussian elimination with partial pivoting written
+        as traced ops (sizes are static), so that its derivatives are the
+        LU factorization's for the pivots chosen. The pivot of column k is
+        the first row (from k on) of largest magnitude, as LAPACK's."""
+        m, n = a.shape[-2], a.shape[-1]
+        batch = tuple(a.shape[:-2])
+        with disable_proxy_modes_tracing():
+            rows = torch.arange(m)
+            cols = torch.arange(n)
+        perm = aten.expand.default(rows, batch + (m,))
+        pivots = []
+        x = a
+        for k in range(min(m, n)):
+            if pivot:
+                column = aten.abs.default(aten.select.int(x, -1, k))
+                column = aten.where.ScalarOther(aten.ge.Scalar(rows, k), column, -1.0)
+                p = aten.unsqueeze.default(aten.max.dim(column, -1)[1], -1)
+                swap = aten.where.self(aten.eq.Scalar(rows, k), p,
+                                       aten.where.self(aten.eq.Tensor(rows, p),
+                                                       aten.full_like.default(p, k), rows))
+                x = aten.gather.default(x, -2, aten.expand.default(
+                    aten.unsqueeze.default(swap, -1), batch + (m, n)))
+                perm = aten.gather.default(perm, -1, swap)
+                pivots.append(aten.add.Scalar(p, 1))
+            else:
+                with disable_proxy_modes_tracing():
+                    pivots.append(torch.full(batch + (1,), k + 1, dtype=torch.int64))
+            diagonal = aten.unsqueeze.default(
+                aten.select.int(aten.select.int(x, -1, k), -1, k), -1)
+            below = aten.gt.Scalar(rows, k)
+            factor = aten.where.ScalarOther(
+                below, aten.div.Tensor(aten.select.int(x, -1, k), diagonal), 0.0)
+            right = aten.where.ScalarOther(aten.gt.Scalar(cols, k), aten.select.int(x, -2, k), 0.0)
+            x = aten.sub.Tensor(x, aten.mul.Tensor(aten.unsqueeze.default(factor, -1),
+                                                   aten.unsqueeze.default(right, -2)))
+            with disable_proxy_modes_tracing():
+                multipliers = (rows.unsqueeze(-1) > k) & (cols == k)
+            x = aten.where.self(multipliers, aten.unsqueeze.default(factor, -1), x)
+        pivots = aten.cat.default(pivots, -1) if pivots else perm
+        return x, aten._to_copy.default(pivots, dtype=torch.int32), perm
+
+    def permutation_matrix(perm, m, dtype):
+        # P[j, i] = 1 where perm[i] == j
+        with disable_proxy_modes_tracing():
+            rows = torch.arange(m).unsqueeze(-1)
+        return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(perm, -2), rows),
+                                     dtype=dtype)
+
+    def unpack(lu, m, n):
+        k = min(m, n)
+        with disable_proxy_modes_tracing():
+            unit = torch.eye(m, k, dtype=lu.dtype)
+        lower = aten.add.Tensor(aten.slice.Tensor(aten.tril.default(lu, -1), -1, 0, k), unit)
+        upper = aten.slice.Tensor(aten.triu.default(lu), -2, 0, k)
+        return lower, upper
+
+    def lu_factor_ex(a, *, pivot=True, check_errors=False):
+        lu, pivots, _ = lu_factor(a, pivot)
+        with disable_proxy_modes_tracing():
+            info = torch.zeros(tuple(a.shape[:-2]), dtype=torch.int32)
+        return lu, pivots, info
+
+    def linalg_lu(a, *, pivot=True):
+        m, n = a.shape[-2], a.shape[-1]
+        lu, _, perm = lu_factor(a, pivot)
+        lower, upper = unpack(lu, m, n)
+        return permutation_matrix(perm, m, a.dtype), lower, upper
+
+    def permutation_of(pivots, m):
+        # The row swaps k <-> pivots[k] - 1, in order, applied to 0..m-1.
+        batch = tuple(pivots.shape[:-1])
+        with disable_proxy_modes_tracing():
+            rows = torch.arange(m)
+        perm = aten.expand.default(rows, batch + (m,))
+        pivots = aten._to_copy.default(pivots, dtype=torch.int64)
+        for k in range(pivots.shape[-1]):
+            p = aten.sub.Scalar(aten.slice.Tensor(pivots, -1, k, k + 1), 1)
+            swap = aten.where.self(aten.eq.Scalar(rows, k), p,
+                                   aten.where.self(aten.eq.Tensor(rows, p),
+                                                   aten.full_like.default(p, k), rows))
+            perm = aten.gather.default(perm, -1, swap)
+        return perm
+
+    def lu_unpack(lu, pivots, unpack_data=True, unpack_pivots=True):
+        if not (unpack_data and unpack_pivots):
+            return NotImplemented
+        m, n = lu.shape[-2], lu.shape[-1]
+        lower, upper = unpack(lu, m, n)
+        return permutation_matrix(permutation_of(pivots, m), m, lu.dtype), lower, upper
+
+    def lu_solve(lu, pivots, b, *, left=True, adjoint=False):
+        n = lu.shape[-1]
+        lower, upper = unpack(lu, n, n)
+        p = permutation_matrix(permutation_of(pivots, n), n, lu.dtype)
+        a = aten.matmul.default(p, aten.matmul.default(lower, upper))
+        if adjoint:
+            a = mT(a)
+        return apply_inverse(inverse(a), b, left, False)
+
     return {
+        aten.linalg_lu_factor_ex.default: lu_factor_ex,
+        aten.linalg_lu.default: linalg_lu,
+        aten.lu_unpack.default: lu_unpack,
+        aten.linalg_lu_solve.default: lu_solve,
         aten.linalg_lstsq.default: lstsq,
         aten._linalg_det.default: det,
         aten._linalg_solve_ex.default: solve_ex,
