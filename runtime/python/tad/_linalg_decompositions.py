@@ -227,7 +227,57 @@ def table():
             r = aten.matmul.default(r, r)
         return r
 
+    def householder_product(a, tau):
+        # Q = H_0 ... H_{k-1}, H_i = I - tau_i v_i v_i^T with v_i = e_i plus
+        # the entries of column i below the diagonal; its first n columns.
+        m, n = a.shape[-2], a.shape[-1]
+        with disable_proxy_modes_tracing():
+            rows = torch.arange(m)
+            unit = torch.eye(m, dtype=a.dtype)
+        q = unit
+        for i in range(tau.shape[-1]):
+            v = aten.where.ScalarOther(aten.gt.Scalar(rows, i), aten.select.int(a, -1, i), 0.0)
+            v = aten.unsqueeze.default(aten.add.Tensor(v, aten.select.int(unit, -1, i)), -1)
+            t = aten.unsqueeze.default(aten.unsqueeze.default(aten.select.int(tau, -1, i), -1), -1)
+            h = aten.sub.Tensor(unit, aten.mul.Tensor(t, aten.matmul.default(v, mT(v))))
+            q = aten.matmul.default(q, h)
+        return aten.slice.Tensor(q, -1, 0, n)
+
+    def qr(a, mode="reduced"):
+        # Householder QR as traced ops, with LAPACK's (geqrf's) reflectors:
+        # beta = -sign(alpha) ||x||, no reflection for a last 1-row column,
+        # so that the signs of R's diagonal are LAPACK's.
+        if mode not in ("reduced", "r"):
+            return NotImplemented
+        m, n = a.shape[-2], a.shape[-1]
+        k = min(m, n)
+        with disable_proxy_modes_tracing():
+            rows = torch.arange(m)
+            unit = torch.eye(m, dtype=a.dtype)
+        r, q = a, unit
+        for j in range(min(m - 1, n)):
+            x = aten.where.ScalarOther(aten.ge.Scalar(rows, j), aten.select.int(r, -1, j), 0.0)
+            alpha = aten.select.int(x, -1, j)
+            norm = aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [-1]))
+            beta = aten.where.self(aten.ge.Scalar(alpha, 0.0), aten.neg.default(norm), norm)
+            v = aten.sub.Tensor(x, aten.mul.Tensor(aten.unsqueeze.default(beta, -1),
+                                                   aten.select.int(unit, -1, j)))
+            v = aten.unsqueeze.default(v, -1)
+            scale = aten.div.Tensor(2.0, aten.sum.dim_IntList(aten.mul.Tensor(v, v), [-2, -1], True))
+            h = aten.sub.Tensor(unit, aten.mul.Tensor(scale, aten.matmul.default(v, mT(v))))
+            r = aten.matmul.default(h, r)
+            q = aten.matmul.default(q, h)
+        r = aten.slice.Tensor(aten.triu.default(r), -2, 0, k)
+        q = aten.slice.Tensor(q, -1, 0, k)
+        if mode == "r":
+            with disable_proxy_modes_tracing():
+                empty = torch.zeros(0, dtype=a.dtype)
+            return empty, r
+        return q, r
+
     return {
+        aten.linalg_householder_product.default: householder_product,
+        aten.linalg_qr.default: qr,
         aten.linalg_matrix_exp.default: matrix_exp,
         aten.linalg_lu_factor_ex.default: lu_factor_ex,
         aten.linalg_lu.default: linalg_lu,
