@@ -275,7 +275,85 @@ def table():
             return empty, r
         return q, r
 
+    def symmetric_eigen(sym, descending=False, sweeps=10):
+        """Eigenvalues (sorted) and eigenvectors (columns, in that order) of
+        a batch of symmetric matrices: cyclic Jacobi rotations (a fixed
+        number of sweeps, as the sizes are static and the values unknown),
+        then a selection sort. Their derivatives are the eigen-
+        decomposition's once converged; repeated eigenvalues make the
+        rotation angles' derivatives NaN."""
+        n = sym.shape[-1]
+        batch = tuple(sym.shape[:-2])
+        with disable_proxy_modes_tracing():
+            unit = torch.eye(n, dtype=sym.dtype)
+            positions = torch.arange(n)
+        x, vectors = sym, unit
+        for _ in range(sweeps if n > 1 else 0):
+            for p in range(n - 1):
+                for q in range(p + 1, n):
+                    with disable_proxy_modes_tracing():
+                        diagonal = torch.zeros(n, n, dtype=sym.dtype)
+                        diagonal[p, p] = diagonal[q, q] = 1.0
+                        skew = torch.zeros(n, n, dtype=sym.dtype)
+                        skew[p, q], skew[q, p] = 1.0, -1.0
+
+                    def entry(i, j):
+                        return aten.select.int(aten.select.int(x, -2, i), -1, j)
+                    theta = aten.mul.Tensor(aten.atan2.default(
+                        aten.mul.Tensor(entry(p, q), 2.0),
+                        aten.sub.Tensor(entry(q, q), entry(p, p))), 0.5)
+                    c = aten.unsqueeze.default(aten.unsqueeze.default(aten.cos.default(theta), -1), -1)
+                    s_ = aten.unsqueeze.default(aten.unsqueeze.default(aten.sin.default(theta), -1), -1)
+                    rotation = aten.add.Tensor(unit, aten.add.Tensor(
+                        aten.mul.Tensor(aten.sub.Scalar(c, 1.0), diagonal),
+                        aten.mul.Tensor(s_, skew)))
+                    x = aten.matmul.default(mT(rotation), aten.matmul.default(x, rotation))
+                    vectors = aten.matmul.default(vectors, rotation)
+        values = aten.sum.dim_IntList(aten.mul.Tensor(x, unit), [-1])
+        if n == 0:
+            return values, aten.expand.default(vectors, batch + (0, 0))
+        out, order, taken = [], [], None
+        for _ in range(n):
+            if descending:
+                masked = values if taken is None else \
+                    aten.where.ScalarSelf(taken, float("-inf"), values)
+                value, index = aten.max.dim(masked, -1, True)
+            else:
+                masked = values if taken is None else \
+                    aten.where.ScalarSelf(taken, float("inf"), values)
+                value, index = aten.min.dim(masked, -1, True)
+            out.append(value)
+            order.append(index)
+            hit = aten.eq.Tensor(positions, index)
+            taken = hit if taken is None else aten.logical_or.default(taken, hit)
+        order = aten.unsqueeze.default(aten.cat.default(order, -1), -2)
+        vectors = aten.gather.default(aten.expand.default(vectors, batch + (n, n)), -1,
+                                      aten.expand.default(order, batch + (n, n)))
+        return aten.cat.default(out, -1), vectors
+
+    def svd(a, full_matrices=True, compute_uv=True, driver=None):
+        # From the eigendecomposition of the smaller Gram matrix: S the
+        # square roots of its eigenvalues (descending), V its eigenvectors,
+        # U = A V / S (accurate for well-conditioned inputs of distinct
+        # singular values). A complete U or V of a non-square matrix stays
+        # the (unsupported) op.
+        m, n = a.shape[-2], a.shape[-1]
+        if compute_uv and full_matrices and m != n:
+            return NotImplemented
+        if m < n:
+            v, s, uh = svd(mT(a), full_matrices, compute_uv, driver)
+            return (mT(uh), s, mT(v)) if compute_uv else (v, s, uh)
+        values, vectors = symmetric_eigen(aten.matmul.default(mT(a), a), descending=True)
+        s = aten.sqrt.default(values)
+        if not compute_uv:
+            with disable_proxy_modes_tracing():
+                empty = torch.zeros(0, dtype=a.dtype)
+            return empty, s, empty
+        u = aten.div.Tensor(aten.matmul.default(a, vectors), aten.unsqueeze.default(s, -2))
+        return u, s, mT(vectors)
+
     return {
+        aten._linalg_svd.default: svd,
         aten.linalg_householder_product.default: householder_product,
         aten.linalg_qr.default: qr,
         aten.linalg_matrix_exp.default: matrix_exp,
