@@ -157,7 +157,8 @@ void tad::buildLinalgToGpuPipeline(OpPassManager &pm,
 
 void tad::buildTadToGpuPipeline(OpPassManager &pm,
                                 const GpuPipelineOptions &options) {
-  buildTadToLinalgPipeline(pm, options.optLevel);
+  buildTadToLinalgPipeline(pm, options.optLevel, /*directConvolutions=*/false,
+                           /*runtimeCalls=*/false);
   buildLinalgToGpuPipeline(pm, options);
 }
 

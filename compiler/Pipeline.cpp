@@ -87,7 +87,8 @@ bool tad::hasOpenMP() {
 }
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
-                                   bool directConvolutions) {
+                                   bool directConvolutions,
+                                   bool runtimeCalls) {
   // tad-level folds and canonicalizations first (e.g. the transposes the
   // VJP's matmul rules introduce cancel: see tad.t).
   addCleanups(pm);
@@ -97,6 +98,7 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
   }
   tad::ConvertTadToLinalgPassOptions lowering;
   lowering.directConvolutions = directConvolutions;
+  lowering.runtimeCalls = runtimeCalls;
   pm.addPass(tad::createConvertTadToLinalgPass(lowering));
   addCleanups(pm);
 }

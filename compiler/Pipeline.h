@@ -64,8 +64,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// 2 on, sums of thin matmuls become one (tad-combine-matmul-sums).
 /// `directConvolutions`: tad-to-linalg's option of that name (the CPU
 /// pipeline sets it from -O2 on, for tad-vectorize-convolutions).
+/// `runtimeCalls`: tad-to-linalg's option of that name (false for the GPU
+/// target, which rejects the linear-algebra ops).
 void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
-                              bool directConvolutions = false);
+                              bool directConvolutions = false,
+                              bool runtimeCalls = true);
 
 /// The start of the CPU and GPU pipelines on linalg on tensors: records the
 /// C ABI signature of each public function (tad-record-abi), inlines and

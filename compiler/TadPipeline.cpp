@@ -71,7 +71,8 @@ void tad::buildTadPipeline(OpPassManager &pm,
     // As the CPU pipeline lowers it (the GPU one keeps im2col).
     buildTadToLinalgPipeline(pm, options.optLevel,
                              /*directConvolutions=*/!cuda &&
-                                 options.optLevel >= 2);
+                                 options.optLevel >= 2,
+                             /*runtimeCalls=*/!cuda);
     return;
   case PipelineStage::Signatures:
     buildTadToLinalgPipeline(pm, options.optLevel);

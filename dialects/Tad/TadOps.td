@@ -355,5 +355,6 @@ include "dialects/Tad/TadIndexingOps.td"
 
 include "dialects/Tad/TadNNOps.td"
 include "dialects/Tad/TadCompositeOps.td"
+include "dialects/Tad/TadLinearAlgebraOps.td"
 
 #endif // TAD_OPS

@@ -67,7 +67,10 @@ FD_STEP = 1e-6
 CENTRAL_DIFFERENCES = {"native_layer_norm", "native_batch_norm",
                        # sgn's complex-valued formula, (g - Re(g sgn*) sgn) / |x|,
                        # cancels to rounding noise over |x| on real inputs
-                       "sgn"}
+                       "sgn",
+                       # PyTorch's forward AD gives the piecewise-constant sign
+                       # a nonzero tangent (1.0) when called from the OpInfo
+                       "linalg.slogdet"}
 
 #: Samples per case unless told otherwise.
 OP_SAMPLES = 2

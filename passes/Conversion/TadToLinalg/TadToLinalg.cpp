@@ -12,6 +12,9 @@
 
 #include "dialects/Tad/TadDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -62,7 +65,9 @@ struct ConvertTadToLinalgPass
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TadDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           arith::ArithDialect, math::MathDialect,
+                           bufferization::BufferizationDialect,
+                           memref::MemRefDialect, func::FuncDialect>();
 
     RewritePatternSet patterns(ctx);
     lowering::populateElementwisePatterns(patterns);
@@ -76,6 +81,7 @@ struct ConvertTadToLinalgPass
     lowering::populateIndexingPatterns(patterns);
     lowering::populateActivationPatterns(patterns);
     lowering::populateGammaPatterns(patterns);
+    lowering::populateLinearAlgebraPatterns(patterns, runtimeCalls);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         !shapesOk)

@@ -127,6 +127,10 @@ void populateShapePatterns(RewritePatternSet &patterns);
 void populateActivationPatterns(RewritePatternSet &patterns);
 /// lgamma, digamma and polygamma (TadToLinalgGamma.cpp).
 void populateGammaPatterns(RewritePatternSet &patterns);
+/// inverse, slogdet and Cholesky as calls of the runtime's kernels, or a
+/// located error where `runtimeCalls` is false (TadToLinalgLinearAlgebra.cpp).
+void populateLinearAlgebraPatterns(RewritePatternSet &patterns,
+                                   bool runtimeCalls);
 
 /// The tensor families of TadReductionOps.td, TadShapeOps.td and
 /// TadIndexingOps.td: extremum/variance/logsumexp/norm/cumsum reductions

@@ -616,8 +616,10 @@ def table():
     for name, fn in (("diagonal_copy", diagonal),):
         if hasattr(aten, name):
             views[getattr(aten, name).default] = fn
+    from ._linalg_decompositions import table as linalg_table
     return {
         **views,
+        **linalg_table(),
         aten.zero.default: zeros_at,
         aten.trunc.default: trunc, aten.fix.default: trunc,
         aten.tan.default: tan, aten.sinh.default: sinh, aten.cosh.default: cosh,
