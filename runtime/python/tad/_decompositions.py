@@ -609,7 +609,9 @@ def table():
             out = aten.add.Tensor(out, aten.lgamma.default(aten.sub.Scalar(x, i / 2)))
         return aten.add.Scalar(out, p * (p - 1) / 4 * math.log(math.pi))
 
-    views = {}
+    from ._decompositions_order import table as order_table
+    from ._decompositions_scatter import table as scatter_table
+    views = {**scatter_table(), **order_table()}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
 
