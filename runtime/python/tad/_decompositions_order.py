@@ -197,7 +197,10 @@ def table():
             best = (aten.amax.default if largest else aten.amin.default)(masked, [-1], True)
             any_nan = aten.gt.Scalar(aten.sum.dim_IntList(
                 as_float(aten.logical_and.default(seen, nan)), [-1], True), 0.5)
-            hold = aten.where.self(any_nan, nan, aten.eq.Tensor(rows, best))
+            hold = aten.logical_or.default(
+                aten.logical_and.default(any_nan, nan),
+                aten.logical_and.default(aten.logical_not.default(any_nan),
+                                         aten.eq.Tensor(rows, best)))
             at = aten.where.ScalarOther(aten.logical_and.default(seen, hold),
                                         arange(n, [1, n]), -1.0)
             idx = aten.permute.default(aten.amax.default(at, [-1], False), back)

@@ -152,16 +152,27 @@ def table():
         shape[dim] = index.numel()
         return aten.expand.default(aten.reshape.default(index, shape), list(like.shape))
 
+    def scalar_case(fn, x, dim, index, source, *args, **kwargs):
+        """``fn`` on a 0-d ``x`` (and ``source``) as on 1-element vectors."""
+        out = fn(aten.reshape.default(x, [1]), 0, aten.reshape.default(index, [-1]),
+                 aten.reshape.default(source, [-1]), *args, **kwargs)
+        return aten.reshape.default(out, [])
+
     def index_reduce(x, dim, index, source, reduce, *, include_self=True):
-        if x.dim() == 0 or not x.is_floating_point():
+        if not x.is_floating_point():
             return NotImplemented
+        if x.dim() == 0:
+            return scalar_case(index_reduce, x, dim, index, source, reduce,
+                               include_self=include_self)
         dim %= x.dim()
         return scatter_reduce(x, dim, along(index, dim, source), source, reduce,
                               include_self=include_self)
 
     def index_copy(x, dim, index, source):
-        if x.dim() == 0 or source.dim() == 0:
-            return NotImplemented
+        if x.dim() == 0:
+            return scalar_case(index_copy, x, dim, index, source)
+        if source.dim() == 0:
+            source = aten.reshape.default(source, [1] * x.dim())
         dim %= x.dim()
         return aten.scatter.src(x, dim, along(index, dim, source), source)
 
