@@ -610,8 +610,9 @@ def table():
         return aten.add.Scalar(out, p * (p - 1) / 4 * math.log(math.pi))
 
     from ._decompositions_order import table as order_table
+    from ._decompositions_pool import table as pool_table
     from ._decompositions_scatter import table as scatter_table
-    views = {**scatter_table(), **order_table()}
+    views = {**scatter_table(), **order_table(), **pool_table()}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
 
