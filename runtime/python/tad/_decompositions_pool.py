@@ -83,7 +83,13 @@ def table():
     def adaptive_windows(n, out):
         return [(o * n // out, -(-(o + 1) * n // out)) for o in range(out)]
 
+    def sizes_of(x, output_size):
+        # None: the input's size
+        n = len(output_size)
+        return [o if o is not None else x.shape[-n + k] for k, o in enumerate(output_size)]
+
     def adaptive_avg_pool(x, output_size):
+        output_size = sizes_of(x, output_size)
         mats = []
         for n, out in zip(x.shape[-len(output_size):], output_size):
             m = [[0.0] * out for _ in range(n)]
@@ -168,13 +174,14 @@ def table():
         return windowed_max(x, windows)
 
     def adaptive_max_pool(x, output_size):
+        output_size = sizes_of(x, output_size)
         windows = [[list(range(a, b)) for a, b in adaptive_windows(n, out)]
                    for n, out in zip(x.shape[-len(output_size):], output_size)]
         return windowed_max(x, windows)
 
     def floating(fn):
         def wrapped(x, *args, **kwargs):
-            if not x.is_floating_point() or x.numel() == 0:
+            if not x.is_floating_point() or 0 in x.shape[2:]:
                 return NotImplemented
             return fn(x, *args, **kwargs)
         return wrapped
