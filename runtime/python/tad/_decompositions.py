@@ -613,7 +613,9 @@ def table():
     from ._decompositions_order import table as order_table
     from ._decompositions_pool import table as pool_table
     from ._decompositions_scatter import table as scatter_table
-    views = {**scatter_table(), **order_table(), **pool_table(), **nn_table()}
+    from ._decompositions_special import table as special_table
+    views = {**scatter_table(), **order_table(), **pool_table(), **nn_table(),
+             **special_table()}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
 
