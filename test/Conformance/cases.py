@@ -56,7 +56,11 @@ FD_STEP = 1e-6
 CENTRAL_DIFFERENCES = {"native_layer_norm", "native_batch_norm",
                        # sgn's complex-valued formula, (g - Re(g sgn*) sgn) / |x|,
                        # cancels to rounding noise over |x| on real inputs
-                       "sgn"}
+                       "sgn",
+                       # torch 1.13 gives self the gradient at the positions
+                       # that src overwrites and 0 elsewhere (inverted; fixed
+                       # upstream by as_strided_scatter_backward)
+                       "as_strided_scatter"}
 
 #: Samples per case unless told otherwise.
 OP_SAMPLES = 2

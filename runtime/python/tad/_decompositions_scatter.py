@@ -234,7 +234,58 @@ def table():
         out = aten.reshape.default(out, [nb, c] + list(output_size))
         return out if batched else aten.squeeze.dim(out, 0)
 
+    def strided_positions(x, size, stride, storage_offset):
+        """The flat positions in ``x``'s storage of the view
+        ``as_strided(size, stride, storage_offset)``, or None where the
+        storage is not ``x``'s elements in order."""
+        if not x.is_contiguous() or x.storage_offset() != 0:
+            return None
+        with disable_proxy_modes_tracing():
+            pos = torch.full(list(size), storage_offset or 0, dtype=torch.int64)
+            for d, (n, st) in enumerate(zip(size, stride)):
+                shape = [1] * len(size)
+                shape[d] = n
+                pos = pos + torch.arange(n, dtype=torch.int64).reshape(shape) * st
+            if pos.numel() and int(pos.max()) >= x.numel():
+                return None
+            pos.overlaps = pos.unique().numel() != pos.numel()
+        return pos
+
+    def as_strided(x, size, stride, storage_offset=None):
+        pos = strided_positions(x, size, stride, storage_offset)
+        if pos is None:
+            return NotImplemented
+        flat = aten.index_select.default(aten.reshape.default(x, [-1]), 0,
+                                         pos.reshape(-1))
+        return aten.reshape.default(flat, list(size))
+
+    def as_strided_scatter(x, src, size, stride, storage_offset=None):
+        pos = strided_positions(x, size, stride, storage_offset)
+        # overlapping positions: PyTorch's result is the last write
+        if pos is None or pos.overlaps:
+            return NotImplemented
+        if pos.numel() == 0:
+            return aten.clone.default(x)
+        out = aten.scatter.src(aten.reshape.default(x, [-1]), 0, pos.reshape(-1),
+                               aten.reshape.default(src, [-1]))
+        return aten.reshape.default(out, list(x.shape))
+
+    def masked_scatter(x, mask, source):
+        # the k-th selected position (row-major) takes source's k-th element
+        mask = aten.expand.default(mask, list(x.shape))
+        if x.numel() == 0:
+            return aten.clone.default(x)
+        chosen = as_float(aten.reshape.default(mask, [-1]))
+        k = aten.clamp_min.default(aten.sub.Scalar(aten.cumsum.default(chosen, 0), 1.0), 0.0)
+        flat_src = aten.reshape.default(source, [-1])
+        taken = aten.index_select.default(flat_src, 0, aten._to_copy.default(
+            k, dtype=torch.int64))
+        return aten.where.self(mask, aten.reshape.default(taken, list(x.shape)), x)
+
     return {
+        aten.as_strided.default: as_strided,
+        aten.as_strided_scatter.default: as_strided_scatter,
+        aten.masked_scatter.default: masked_scatter,
         aten.prod.default: prod, aten.prod.dim_int: prod_dim,
         aten.cumprod.default: cumprod,
         aten.scatter_reduce.two: scatter_reduce,
