@@ -1,7 +1,14 @@
 """Importer decompositions of special functions that tad has no op for:
-``special_erfcx``, ``special_log_ndtr``, ``erfinv``, ``special_ndtri`` and
-``frexp`` (see ``_decompositions`` for the contract).
+``special_erfcx``, ``special_log_ndtr``, ``erfinv``, ``special_ndtri``,
+``i0``, ``special_i0e``, ``special_i1``, ``special_i1e`` and ``frexp`` (see
+``_decompositions`` for the contract).
 
+- i0e, i1e: Chebyshev interpolants in powers of u (_bessel_coefficients.py,
+  about 30 terms each, relative error below 4e-15 against mpmath) of i0e(x) and i1e(x)/x
+  up to |x| = 8 and of sqrt(x) i0e(x), sqrt(x) i1e(x) in 8/x beyond,
+  evaluated by Horner's rule; i0 = exp(|x|) i0e(|x|), i1 = exp(|x|)
+  i1e(x). Their derivatives are those of the expansions (i1, i0 - i1/x,
+  ... to about 1e-14).
 - erfcx(x) = exp(x^2) erfc(x) below x = 8 (relative error about x^2 ulp),
   its asymptotic series (15 terms, below 1e-16) from 8 on.
 - log_ndtr(x) = log(erfcx(-x/sqrt2) / 2) - x^2/2 below -1 (no underflow),
@@ -22,6 +29,8 @@ into NaN.
 """
 
 import math
+
+from . import _bessel_coefficients as bessel
 
 
 def table():
@@ -177,7 +186,64 @@ def table():
                                                       aten.neg.default(e)))
         return m, aten._to_copy.default(e, dtype=torch.int32)
 
+    def polynomial(u, coefficients):
+        """sum_k a_k u^k by Horner's rule."""
+        out = aten.full_like.default(u, coefficients[-1])
+        for a in reversed(coefficients[:-1]):
+            out = aten.add.Scalar(aten.mul.Tensor(out, u), a)
+        return out
+
+    def scaled_bessel(a, small, large):
+        """For a = |x|: ``small`` in u = a/4 - 1 up to 8, ``large`` (of
+        sqrt(a) f(a)) in u = 16/a - 1 from 8 on."""
+        def near(t):
+            return polynomial(aten.sub.Scalar(aten.mul.Scalar(t, 0.25), 1.0), small)
+
+        def far(t):
+            u = aten.sub.Scalar(aten.div.Tensor(aten.full_like.default(t, 16.0), t), 1.0)
+            return aten.div.Tensor(polynomial(u, large), aten.sqrt.default(t))
+        return near, far
+
+    def i0e_of_abs(a):
+        near, far = scaled_bessel(a, bessel.I0E_SMALL, bessel.I0E_LARGE)
+        return where_lt(a, 8.0, near, far)
+
+    def i1e_of_abs(a):
+        near, far = scaled_bessel(a, bessel.I1E_OVER_X_SMALL, bessel.I1E_LARGE)
+        return where_lt(a, 8.0, lambda t: aten.mul.Tensor(near(t), t), far)
+
+    def i0e(x):
+        if not x.is_floating_point():
+            return NotImplemented
+        return i0e_of_abs(aten.abs.default(x))
+
+    def i0(x):
+        if not x.is_floating_point():
+            return NotImplemented
+        a = aten.abs.default(x)
+        return aten.mul.Tensor(aten.exp.default(a), i0e_of_abs(a))
+
+    def i1e(x):
+        # odd: sign(x) i1e(|x|), as x i1e(|x|)/|x| near 0 (derivative 1/2 at 0)
+        if not x.is_floating_point():
+            return NotImplemented
+        a = aten.abs.default(x)
+        near, far = scaled_bessel(a, bessel.I1E_OVER_X_SMALL, bessel.I1E_LARGE)
+        lt = aten.lt.Scalar(a, 8.0)
+        xs = aten.where.ScalarOther(lt, x, 0.0)
+        small = aten.mul.Tensor(near(aten.abs.default(xs)), xs)
+        ab = aten.where.ScalarSelf(lt, 8.0, a)
+        large = aten.mul.Tensor(far(ab), aten.sign.default(x))
+        return aten.where.self(lt, small, large)
+
+    def i1(x):
+        if not x.is_floating_point():
+            return NotImplemented
+        return aten.mul.Tensor(aten.exp.default(aten.abs.default(x)), i1e(x))
+
     return {
+        aten.i0.default: i0, aten.special_i0e.default: i0e,
+        aten.special_i1.default: i1, aten.special_i1e.default: i1e,
         aten.special_erfcx.default: erfcx,
         aten.special_log_ndtr.default: log_ndtr,
         aten.erfinv.default: erfinv,

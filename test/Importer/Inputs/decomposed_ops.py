@@ -2,7 +2,7 @@
 at the edges that the OpInfo samples of test/Conformance do not reach:
 ties (sort, topk, median, mode, cummax, scatter_reduce amax), zeros (prod,
 cumprod), NaN (sort, median), the tails of erfinv/ndtri and the branches
-of erfcx/log_ndtr. Each is imported with tad.from_torch, compiled with its
+of erfcx/log_ndtr and the Bessel functions. Each is imported with tad.from_torch, compiled with its
 VJP and checked against torch.autograd in float64.
 """
 
@@ -98,6 +98,11 @@ def main():
     failed += given("erfcx both branches", torch.special.erfcx, [-5.0, -0.5, 0.0, 7.9, 8.0, 30.0])
     failed += given("log_ndtr both branches", torch.special.log_ndtr,
                     [-40.0, -3.0, -1.0, 0.0, 2.0, 9.0])
+    bessel = [-30.0, -8.0, -7.99, -1e-3, 0.0, 0.5, 7.99, 8.0, 8.01, 50.0]
+    failed += given("i0 both branches", torch.i0, bessel)
+    failed += given("i0e both branches", torch.special.i0e, bessel)
+    failed += given("i1 both branches", torch.special.i1, bessel)
+    failed += given("i1e both branches", torch.special.i1e, bessel)
     failed += given("frexp mantissa", lambda x: torch.frexp(x)[0],
                     [0.0, 8.0, -0.75, 3.0e-5, 1.0e300])
     failed += given("renorm", lambda x: torch.renorm(x, 1.5, 0, 1.0), (3, 4))
