@@ -1,6 +1,7 @@
 """Importer decompositions of the scattering and multiplying ATen ops that
 tad has no op for: ``scatter_reduce``, ``index_reduce``, ``index_copy``,
-``put``, ``diagonal_scatter``, ``max_unpool2d/3d``, ``prod`` and
+``put``, ``diagonal_scatter``, ``masked_scatter``, ``segment_reduce``,
+``as_strided(_scatter)``, ``max_unpool2d/3d``, ``prod`` and
 ``cumprod`` (see ``_decompositions`` for the contract: exact, PyTorch's
 values at the edges and its derivative, subgradients included).
 
@@ -282,7 +283,58 @@ def table():
             k, dtype=torch.int64))
         return aten.where.self(mask, aten.reshape.default(taken, list(x.shape)), x)
 
+    def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
+                       unsafe=False, initial=None):
+        # segment s covers [start_s, end_s) along `axis` (bounds from the
+        # lengths or offsets tensors, in the graph); `initial` takes part in
+        # the reduction (ATen's CPU kernel) and is an empty segment's value;
+        # max/min ties between initial and the data go to the data
+        if indices is not None or not data.is_floating_point():
+            return NotImplemented
+        if lengths is None:
+            if offsets is None or offsets.dim() != 1:
+                return NotImplemented
+            n = offsets.shape[0]
+            lengths = aten.sub.Tensor(aten.slice.Tensor(offsets, 0, 1, n),
+                                      aten.slice.Tensor(offsets, 0, 0, n - 1))
+        if lengths.dim() != 1:
+            return NotImplemented
+        axis %= data.dim()
+        length = as_float(lengths)
+        ends = aten.unsqueeze.default(aten.cumsum.default(length, 0), 1)     # [S, 1]
+        starts = aten.sub.Tensor(ends, aten.unsqueeze.default(length, 1))
+        at = aten.unsqueeze.default(positions(data.shape[axis]), 0)         # [1, L]
+        mask = aten.logical_and.default(aten.le.Tensor(starts, at), aten.lt.Tensor(at, ends))
+        xs, back = last(data, axis)
+        rows = aten.unsqueeze.default(xs, -2)                                 # [..., 1, L]
+        if reduce in ("sum", "mean"):
+            r = aten.sum.dim_IntList(aten.where.ScalarOther(mask, rows, 0.0), [-1], False)
+            if initial is not None:
+                r = aten.add.Scalar(r, float(initial))
+            if reduce == "mean":
+                empty = aten.eq.Scalar(length, 0.0)
+                start = float(initial) if initial is not None else math.nan
+                r = aten.where.ScalarSelf(empty, start, aten.div.Tensor(
+                    r, aten.clamp_min.default(length, 1.0)))
+        elif reduce in ("max", "min"):
+            fill = -math.inf if reduce == "max" else math.inf
+            pick = aten.amax.default if reduce == "max" else aten.amin.default
+            r = pick(aten.where.ScalarOther(mask, rows, fill), [-1], False)
+            if initial is not None:
+                better = (aten.ge.Scalar if reduce == "max" else aten.le.Scalar)(
+                    r, float(initial))
+                r = aten.where.self(aten.logical_or.default(better, aten.isnan.default(r)), r,
+                                    aten.full_like.default(r, float(initial)))
+        elif reduce == "prod":
+            r = tree_prod(aten.where.ScalarOther(mask, rows, 1.0), xs.dim())
+            if initial is not None:
+                r = aten.mul.Scalar(r, float(initial))
+        else:
+            return NotImplemented
+        return aten.permute.default(r, back)
+
     return {
+        aten.segment_reduce.default: segment_reduce,
         aten.as_strided.default: as_strided,
         aten.as_strided_scatter.default: as_strided_scatter,
         aten.masked_scatter.default: masked_scatter,

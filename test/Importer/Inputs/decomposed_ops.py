@@ -73,6 +73,11 @@ def main():
                             lambda x, s, r=reduce, i=include_self: x.scatter_reduce(
                                 1, IDX, s, r, include_self=i),
                             [[1.0, 3.0, 0.0, 2.0], [3.0, 3.0, 1.0, 0.0]], TIES)
+    for reduce in ("sum", "mean", "min", "prod"):
+        failed += given(f"segment_reduce {reduce} initial=0.5",
+                        lambda x, r=reduce: torch.segment_reduce(
+                            x, r, lengths=torch.tensor([2, 0, 3, 1]), initial=0.5),
+                        [1.0, 0.0, -2.0, 0.5, 3.0, 4.0])
     failed += given("index_reduce amax", lambda x, s: x.index_reduce(
         0, torch.tensor([1, 0, 1]), s, "amax"), (2, 3), (3, 3))
     failed += given("index_copy", lambda x, s: x.index_copy(1, torch.tensor([2, 0]), s),
