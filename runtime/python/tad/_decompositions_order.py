@@ -54,12 +54,14 @@ def table():
         a = aten.unsqueeze.default(x, -1)   # [..., i, 1]
         b = aten.unsqueeze.default(x, -2)   # [..., 1, j]
         nan_a, nan_b = aten.isnan.default(a), aten.isnan.default(b)
-        if descending:
-            ahead = aten.logical_or.default(
-                aten.gt.Tensor(b, a), aten.logical_and.default(nan_b, aten.logical_not.default(nan_a)))
-        else:
-            ahead = aten.logical_or.default(
-                aten.lt.Tensor(b, a), aten.logical_and.default(nan_a, aten.logical_not.default(nan_b)))
+        if descending:  # j ahead of i: larger, or NaN where i is a number
+            before, nan_ahead = aten.gt.Tensor(b, a), nan_b
+            nan_other = nan_a
+        else:           # smaller, or a number where i is NaN
+            before, nan_ahead = aten.lt.Tensor(b, a), nan_a
+            nan_other = nan_b
+        ahead = aten.logical_or.default(before, aten.logical_and.default(
+            nan_ahead, aten.logical_not.default(nan_other)))
         tie = aten.logical_or.default(aten.eq.Tensor(b, a), aten.logical_and.default(nan_a, nan_b))
         earlier = aten.lt.Tensor(arange(n, [1, n]), arange(n, [n, 1]))   # j < i
         ahead = aten.logical_or.default(ahead, aten.logical_and.default(tie, earlier))
