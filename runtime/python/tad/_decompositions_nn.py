@@ -1,7 +1,8 @@
 """Importer decompositions of neural-network ATen ops that tad has no op
-for: ``renorm``, ``multi_margin_loss``, ``multilabel_margin_loss_forward``
-and ``_scaled_dot_product_attention_forward`` (see ``_decompositions`` for
-the contract). Hinges are ``where(z > 0, z, 0)``: no gradient at z == 0,
+for: ``renorm``, ``multi_margin_loss``, ``multilabel_margin_loss_forward``,
+``_embedding_bag(_forward_only)`` and
+``_scaled_dot_product_attention_forward`` (see ``_decompositions`` for the
+contract). Hinges are ``where(z > 0, z, 0)``: no gradient at z == 0,
 as in ATen's backward kernels.
 
 ``table()`` returns ``{aten overload: function}``.
@@ -113,7 +114,59 @@ def table():
         attn = aten._softmax.default(scores, -1, False)
         return aten.matmul.default(attn, value), attn
 
+    def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                      per_sample_weights=None, include_last_offset=False, padding_idx=-1):
+        # bag b sums (mode 0), averages (1) or takes the max (2) of the
+        # rows weight[indices[i]] for offsets[b] <= i < offsets[b + 1]
+        # (bounds in the graph); padding_idx entries take no part; an
+        # empty bag is 0. Results: output, offset2bag, bag_size and
+        # max_indices (the argmax for mode 2, zeros otherwise).
+        if scale_grad_by_freq or indices.dim() != 1 or offsets.dim() != 1 or \
+                not weight.is_floating_point():
+            return NotImplemented
+        n, dims = indices.shape[0], weight.shape[1]
+        starts = as_float(offsets)
+        count = offsets.shape[0]
+        if include_last_offset:
+            ends = aten.slice.Tensor(starts, 0, 1, count)
+            starts = aten.slice.Tensor(starts, 0, 0, count - 1)
+        else:
+            ends = aten.cat.default([aten.slice.Tensor(starts, 0, 1, count),
+                                     aten.full_like.default(aten.slice.Tensor(starts, 0, 0, 1),
+                                                            float(n))])
+        at = arange(n, [1, n])
+        inside = aten.logical_and.default(aten.le.Tensor(aten.unsqueeze.default(starts, 1), at),
+                                          aten.lt.Tensor(at, aten.unsqueeze.default(ends, 1)))
+        mask = inside
+        if padding_idx is not None and padding_idx >= 0:
+            mask = aten.logical_and.default(mask, aten.unsqueeze.default(
+                aten.ne.Scalar(indices, padding_idx), 0))
+        rows = aten.index_select.default(weight, 0, indices)                  # [n, D]
+        if per_sample_weights is not None:
+            rows = aten.mul.Tensor(rows, aten.unsqueeze.default(per_sample_weights, 1))
+        sizes = aten.sum.dim_IntList(as_float(mask), [1], False)              # [B]
+        some = aten.unsqueeze.default(aten.gt.Scalar(sizes, 0.5), 1)
+        if mode == 2:
+            cand = aten.where.ScalarOther(aten.unsqueeze.default(mask, -1),
+                                          aten.unsqueeze.default(rows, 0), -math.inf)
+            values, arg = aten.max.dim(cand, 1, False)                        # [B, D]
+            out = aten.where.ScalarOther(some, values, 0.0)
+            max_indices = aten.gather.default(
+                aten.expand.default(aten.unsqueeze.default(indices, 1), [n, dims]), 0, arg)
+        else:
+            out = aten.mm.default(aten._to_copy.default(mask, dtype=weight.dtype), rows)
+            if mode == 1:
+                out = aten.div.Tensor(out, aten.unsqueeze.default(
+                    aten.clamp_min.default(sizes, 1.0), 1))
+            max_indices = aten._to_copy.default(aten.mul.Scalar(sizes, 0.0), dtype=torch.int64)
+        offset2bag = aten._to_copy.default(aten.sub.Scalar(aten.sum.dim_IntList(
+            as_float(aten.le.Tensor(aten.unsqueeze.default(starts, 1), at)), [0], False), 1.0),
+            dtype=torch.int64)
+        return out, offset2bag, aten._to_copy.default(sizes, dtype=torch.int64), max_indices
+
     return {
+        aten._embedding_bag_forward_only.default: embedding_bag,
+        aten._embedding_bag.default: embedding_bag,
         aten.renorm.default: renorm,
         aten.multi_margin_loss.default: multi_margin_loss,
         aten.multilabel_margin_loss_forward.default: multilabel_margin_loss_forward,

@@ -78,6 +78,11 @@ def main():
                         lambda x, r=reduce: torch.segment_reduce(
                             x, r, lengths=torch.tensor([2, 0, 3, 1]), initial=0.5),
                         [1.0, 0.0, -2.0, 0.5, 3.0, 4.0])
+    bag_index = torch.tensor([1, 4, 1, 0, 2, 3, 4])
+    failed += given("embedding_bag mean padding_idx", lambda w: F.embedding_bag(
+        bag_index, w, torch.tensor([0, 2, 2, 5]), mode="mean", padding_idx=4), (5, 3))
+    failed += given("embedding_bag max include_last_offset", lambda w: F.embedding_bag(
+        bag_index, w, torch.tensor([0, 3, 3, 7]), mode="max", include_last_offset=True), (5, 3))
     failed += given("index_reduce amax", lambda x, s: x.index_reduce(
         0, torch.tensor([1, 0, 1]), s, "amax"), (2, 3), (3, 3))
     failed += given("index_copy", lambda x, s: x.index_copy(1, torch.tensor([2, 0]), s),
