@@ -405,8 +405,8 @@ def table():
         return x
 
     def unfold(x, dimension, size, step):
-        if x.dim() == 0:
-            return NotImplemented
+        if x.dim() == 0:  # one window of size 0 or 1
+            return aten.slice.Tensor(aten.reshape.default(x, [1]), 0, 0, size)
         dim = dimension % x.dim()
         n = (x.shape[dim] - size) // step + 1
         y = gather_positions(x, dim, [i * step + j for i in range(n) for j in range(size)])
@@ -546,8 +546,8 @@ def table():
         n = x.shape[0]
         rows = [i for i in range(n) for j in range(i + 1, n)]
         cols = [j for i in range(n) for j in range(i + 1, n)]
-        if not rows:
-            return NotImplemented
+        if not rows:  # fewer than two rows: no pairs
+            return aten.linalg_vector_norm.default(aten.slice.Tensor(x, 0, 0, 0), p, [-1])
         diff = aten.sub.Tensor(gather_positions(x, 0, rows), gather_positions(x, 0, cols))
         return aten.linalg_vector_norm.default(diff, p, [-1])
 
@@ -609,7 +609,13 @@ def table():
             out = aten.add.Tensor(out, aten.lgamma.default(aten.sub.Scalar(x, i / 2)))
         return aten.add.Scalar(out, p * (p - 1) / 4 * math.log(math.pi))
 
-    views = {}
+    from ._decompositions_nn import table as nn_table
+    from ._decompositions_order import table as order_table
+    from ._decompositions_pool import table as pool_table
+    from ._decompositions_scatter import table as scatter_table
+    from ._decompositions_special import table as special_table
+    views = {**scatter_table(), **order_table(), **pool_table(), **nn_table(),
+             **special_table()}
     views[aten.convolution.default] = convolution
     views[aten.index.Tensor] = index_with_none
 

@@ -26,7 +26,7 @@ class Unsupported(nn.Module):
 
     def forward(self, x):
         y = self.fc(x)
-        return torch.erfinv(y)
+        return torch.special.bessel_j0(y)
 
 
 class Inplace(nn.Module):
