@@ -83,6 +83,10 @@ bool availableBefore(Value value, Operation *point, Operation *producer,
   return true;
 }
 
+/// The largest producer body (ops) that multi-output fusion may leave to be
+/// copied into a consumer (multiUseFusionPoint).
+constexpr int64_t kMaxCopiedBodyOps = 16;
+
 /// Where `consumer` can take in `producer`, a generic with several users,
 /// as a multi-output op: the op to put the fused op before (the consumer or
 /// an earlier user of the producer, all in one block), or null, with the
@@ -112,6 +116,19 @@ Operation *multiUseFusionPoint(OpOperand *fusedOperand,
     return llvm::any_of(op->getUsers(), llvm::IsaPred<tensor::InsertSliceOp>);
   };
   if (inserted(producer) || inserted(consumer))
+    return nullptr;
+  // A consumer that reads the producer through another operand too keeps
+  // reading it after the fusion; the producer, then single-use, fuses in
+  // again: its body is copied. Along a recurrence (each value read by the
+  // next two, as in a Clenshaw sum) the copies compound, doubling the body
+  // every few steps: 56 elementwise ops took 68 s to compile at -O3. Only
+  // small bodies are copied.
+  int64_t reads = llvm::count_if(consumer->getOperands(), [&](Value v) {
+    return v.getDefiningOp() == producer.getOperation();
+  });
+  if (reads > 1 &&
+      static_cast<int64_t>(producer.getBody()->getOperations().size()) >
+          kMaxCopiedBodyOps)
     return nullptr;
   Block *block = consumer->getBlock();
   Operation *point = consumer;

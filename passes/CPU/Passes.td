@@ -251,7 +251,10 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     other operands. Not for ops that
     read `linalg.index` (tad-collapse-dims would no longer merge their
     loops) or whose values are inserted into larger tensors (empty-tensor
-    elimination writes those in place).
+    elimination writes those in place), nor for a producer of more than 16
+    ops that the consumer also reads through another operand (that read
+    stays, and the producer's body would be copied into the consumer once
+    more: along a recurrence the copies compound exponentially).
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",
