@@ -21,7 +21,7 @@ def table():
     aten = torch.ops.aten
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 
-    def constant(values, dtype=torch.float64):
+    def constant(values, dtype):
         with disable_proxy_modes_tracing():
             return torch.tensor(values, dtype=dtype)
 
@@ -35,7 +35,7 @@ def table():
             back = [0] * nd
             for j, d in enumerate(order):
                 back[d] = j
-            y = aten.matmul.default(aten.permute.default(x, order), constant(m))
+            y = aten.matmul.default(aten.permute.default(x, order), constant(m, x.dtype))
             x = aten.permute.default(y, back)
         return x
 
@@ -77,7 +77,7 @@ def table():
             div = torch.ones(1, dtype=torch.float64)
             for c in counts:
                 div = div.unsqueeze(-1) * torch.tensor(c, dtype=torch.float64)
-            div = div.reshape([len(c) for c in counts])
+            div = div.reshape([len(c) for c in counts]).to(x.dtype)
         return aten.div.Tensor(sums, div)
 
     def adaptive_windows(n, out):
@@ -153,7 +153,7 @@ def table():
         picked = aten.reshape.default(picked, lead + outs + [width])
         values, k = aten.max.dim(picked, -1, True)
         where = aten.expand.default(
-            aten.reshape.default(constant(table_), [1] * len(lead) + outs + [width]),
+            aten.reshape.default(constant(table_, torch.float64), [1] * len(lead) + outs + [width]),
             lead + outs + [width])
         index = aten._to_copy.default(aten.gather.default(where, -1, k), dtype=torch.int64)
         return aten.squeeze.dim(values, -1), aten.squeeze.dim(index, -1)

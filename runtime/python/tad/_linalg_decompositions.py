@@ -216,7 +216,11 @@ def table():
         # depend on values in a trace): a degree-10 Taylor polynomial of
         # exp(A / 2^16) (Horner), squared 16 times. Accurate to about
         # 2^16 ulp relative for ||A|| up to ~1e3; derivatives are the
-        # approximant's.
+        # approximant's. The 16 squarings would square float32's rounding
+        # errors 16 times too: float32 runs in float64.
+        if a.dtype == torch.float32:
+            wide = aten._to_copy.default(a, dtype=torch.float64)
+            return aten._to_copy.default(matrix_exp(wide), dtype=torch.float32)
         with disable_proxy_modes_tracing():
             unit = torch.eye(a.shape[-1], dtype=a.dtype)
         x = aten.mul.Tensor(a, 2.0 ** -16)
