@@ -9,6 +9,7 @@
 #include "dialects/Tad/NNShapes.h"
 #include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TensorInference.h"
+#include "dialects/Tad/TensorShapes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -295,7 +296,11 @@ TAD_INFER_SIGNATURE(ChunkOp) {
   if (!dim)
     return infer.fail("'dim' is out of range");
   int64_t size = self.getDimSize(*dim), chunks = static_cast<int64_t>(adaptor.getChunks());
-  int64_t piece = (size + chunks - 1) / chunks;
+  int64_t piece = size / chunks + (size % chunks != 0);
+  if (size > 0 && splitPieceCount(size, piece) > kMaxSplitPieces)
+    return infer.fail("chunking a dimension of size ", size, " into ", chunks,
+                      " gives ", splitPieceCount(size, piece), " results; at most ",
+                      kMaxSplitPieces, " are supported");
   SmallVector<int64_t> shape(self.getShape());
   for (int64_t start = 0; start < size || (size == 0 && start == 0); start += piece) {
     shape[*dim] = std::min(piece, size - start);

@@ -9,6 +9,7 @@
 #include "dialects/Tad/TensorInference.h"
 #include "dialects/Tad/TensorShapes.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -257,7 +258,9 @@ static LogicalResult pushPieces(const TensorInference &infer,
     if (size < 0)
       return infer.fail("split sizes must be non-negative, got ",
                         shapeToString(sizes));
-    total += size;
+    if (llvm::AddOverflow(total, size, total))
+      return infer.fail("split sizes ", shapeToString(sizes),
+                        " overflow a 64-bit size");
   }
   if (total != self.getDimSize(dim))
     return infer.fail("split sizes ", shapeToString(sizes), " do not add up to ",
@@ -284,6 +287,11 @@ TAD_INFER(SplitTensorOp) {
   int64_t splitSize = adaptor.getSplitSize();
   if (splitSize <= 0)
     return infer.fail("'split_size' must be positive, got ", splitSize);
+  int64_t size = self->getDimSize(*dim);
+  if (int64_t pieces = splitPieceCount(size, splitSize); pieces > kMaxSplitPieces)
+    return infer.fail("splitting a dimension of size ", size, " by ", splitSize,
+                      " gives ", pieces, " results; at most ", kMaxSplitPieces,
+                      " are supported");
   return pushPieces(infer, *self, *dim,
                     splitSizes(self->getDimSize(*dim), splitSize), results);
 }
@@ -311,6 +319,10 @@ TAD_INFER(UnbindIntOp) {
   FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
   if (failed(dim))
     return failure();
+  if (self->getDimSize(*dim) > kMaxSplitPieces)
+    return infer.fail("unbinding a dimension of size ", self->getDimSize(*dim),
+                      " gives as many results; at most ", kMaxSplitPieces,
+                      " are supported");
   SmallVector<int64_t> shape(self->getShape());
   shape.erase(shape.begin() + *dim);
   for (int64_t i = 0; i < self->getDimSize(*dim); ++i)

@@ -34,13 +34,25 @@ inline SliceBounds sliceBounds(int64_t size, std::optional<int64_t> start,
   return {s, (e - s + step - 1) / step};
 }
 
+/// Most results a split-like op (split, chunk, unbind) may have. Type
+/// inference builds one type per piece, so without a bound its time would
+/// grow with a dimension's size (a 2^40 dimension would never finish).
+constexpr int64_t kMaxSplitPieces = int64_t(1) << 16;
+
+/// Number of pieces of `split(size, split_size)` for a positive split_size
+/// (one empty piece for an empty dimension); computed without overflow.
+inline int64_t splitPieceCount(int64_t size, int64_t splitSize) {
+  return size == 0 ? 1 : size / splitSize + (size % splitSize != 0);
+}
+
 /// Sizes of the pieces of `split(size, split_size)`: all `split_size`, the
-/// last one the remainder (one empty piece for an empty dimension).
+/// last one the remainder (one empty piece for an empty dimension). Callers
+/// bound splitPieceCount first.
 inline SmallVector<int64_t> splitSizes(int64_t size, int64_t splitSize) {
   SmallVector<int64_t> sizes;
   if (size == 0)
     return {0};
-  for (int64_t start = 0; start < size; start += splitSize)
+  for (int64_t start = 0; start < size; start += std::min(splitSize, size - start))
     sizes.push_back(std::min(splitSize, size - start));
   return sizes;
 }

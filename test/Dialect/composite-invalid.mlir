@@ -55,3 +55,12 @@ func.func @max_pool2d_zero_kernel(%x: tensor<1x2x4x4xf64>) -> tensor<1x2x2x2xf64
   %r = tad.max_pool2d %x {kernel_size = array<i64: 0, 2>} : (tensor<1x2x4x4xf64>) -> tensor<1x2x2x2xf64>
   return %r : tensor<1x2x2x2xf64>
 }
+
+// -----
+
+func.func @chunk_too_many_pieces(%x: tensor<1099511627776xf32>) -> tensor<1xf32> {
+  // expected-error @+2 {{chunking a dimension of size 1099511627776 into 1099511627776 gives 1099511627776 results; at most 65536 are supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %r:2 = tad.chunk %x {chunks = 1099511627776 : i64} : (tensor<1099511627776xf32>) -> (tensor<1xf32>, tensor<1xf32>)
+  return %r#0 : tensor<1xf32>
+}

@@ -65,6 +65,35 @@ func.func @split_sizes(%x: tensor<5xf32>) -> tensor<2xf32> {
 
 // -----
 
+// A split's result count is bounded before any per-piece work, so that
+// inference time does not grow with the dimension (2^40 here).
+func.func @split_too_many_pieces(%x: tensor<1099511627776x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+2 {{splitting a dimension of size 1099511627776 by 2 gives 549755813888 results; at most 65536 are supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %r:3 = tad.split.Tensor %x {split_size = 2 : i64} : (tensor<1099511627776x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<1x2xf32>)
+  return %r#0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @unbind_too_many_pieces(%x: tensor<2x1099511627776xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{unbinding a dimension of size 1099511627776 gives as many results; at most 65536 are supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %r:2 = tad.unbind.int %x {dim = 1 : i64} : (tensor<2x1099511627776xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return %r#0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @split_sizes_overflow(%x: tensor<5xf32>) -> tensor<5xf32> {
+  // expected-error @+2 {{split sizes [9223372036854775807, 9223372036854775807] overflow a 64-bit size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %r:2 = tad.split_with_sizes %x {split_sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<5xf32>) -> (tensor<5xf32>, tensor<5xf32>)
+  return %r#0 : tensor<5xf32>
+}
+
+// -----
+
 func.func @pad_too_long(%x: tensor<5xf32>) -> tensor<5xf32> {
   // expected-error @+2 {{'pad' [1, 1, 1, 1] is invalid for shape [5]}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -14,14 +14,8 @@ import math
 def table():
     import torch
     aten = torch.ops.aten
+    from ._decomposition_helpers import arange, as_float
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
-
-    def arange(n, shape):
-        with disable_proxy_modes_tracing():
-            return torch.arange(n, dtype=torch.float64).reshape(shape)
-
-    def as_float(t):
-        return aten._to_copy.default(t, dtype=torch.float64)
 
     def hinge(z):
         return aten.where.ScalarOther(aten.gt.Scalar(z, 0.0), z, 0.0)

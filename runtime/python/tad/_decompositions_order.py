@@ -26,25 +26,7 @@ import math
 def table():
     import torch
     aten = torch.ops.aten
-    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
-
-    def arange(n, shape):
-        with disable_proxy_modes_tracing():
-            return torch.arange(n, dtype=torch.float64).reshape(shape)
-
-    def as_float(t):
-        return aten._to_copy.default(t, dtype=torch.float64)
-
-    def as_index(t):
-        return aten._to_copy.default(t, dtype=torch.int64)
-
-    def last(t, dim):
-        nd = t.dim()
-        order = [d for d in range(nd) if d != dim] + [dim]
-        back = [0] * nd
-        for k, d in enumerate(order):
-            back[d] = k
-        return aten.permute.default(t, order), back
+    from ._decomposition_helpers import arange, as_float, as_index, last
 
     def sorted_order(x, descending):
         """For ``x`` [..., n]: the indices [..., n] (float64) of the stable

@@ -21,14 +21,12 @@ import math
 def table():
     import torch
     aten = torch.ops.aten
+    from ._decomposition_helpers import as_float, last
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 
     def positions(n, dtype=torch.float64):
         with disable_proxy_modes_tracing():
             return torch.arange(n, dtype=dtype)
-
-    def as_float(t):
-        return aten._to_copy.default(t, dtype=torch.float64)
 
     def tree_prod(x, dim, keepdim=False):
         """The product along ``dim`` as a tree of pairwise products."""
@@ -75,15 +73,6 @@ def table():
                                                   aten.slice.Tensor(x, dim, 0, n - s))], dim)
             s *= 2
         return aten.clone.default(x) if n <= 1 else x
-
-    def last(t, dim):
-        """``t`` with ``dim`` moved to the end, and the permutation back."""
-        nd = t.dim()
-        order = [d for d in range(nd) if d != dim] + [dim]
-        back = [0] * nd
-        for k, d in enumerate(order):
-            back[d] = k
-        return aten.permute.default(t, order), back
 
     def dense_reduce(x, dim, index, src, reduce, include_self):
         """scatter_reduce for amax, amin and prod: every source element
