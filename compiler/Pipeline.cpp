@@ -148,7 +148,7 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
 void tad::buildHostToLLVMPipeline(
     OpPassManager &pm, const HostToLLVMOptions &options,
     function_ref<void(OpPassManager &)> beforeConversion) {
-  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(tad::createTadExpandArithPass());
   pm.addPass(memref::createExpandOpsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

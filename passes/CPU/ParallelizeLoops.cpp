@@ -28,6 +28,11 @@ constexpr int64_t kTargetIterations = 64;
 /// Fewer parallel iterations than this balance badly (5 on 2 threads: one
 /// runs 3, the other waits after 2), so the next parallel dimension joins.
 constexpr int64_t kMinParallelIterations = 8;
+/// A tile of the innermost loop (a column reduction's only parallel
+/// dimension) keeps at least this many iterations: LLVM unrolls a short
+/// innermost loop completely and then vectorizes the reduction loop around
+/// it with gathers (16 columns of a 4096x1024 column sum: 4x slower).
+constexpr int64_t kMinInnermostTile = 128;
 
 struct TadParallelizeLoopsPass
     : tad::impl::TadParallelizeLoopsPassBase<TadParallelizeLoopsPass> {
@@ -218,6 +223,8 @@ void TadParallelizeLoopsPass::runOnOperation() {
         tileSize(ranges[last], volume / (outer * ranges[last]),
                  llvm::divideCeil(minWorkPerTile, cost),
                  llvm::divideCeil(kTargetIterations, outer));
+    if (last + 1 == ranges.size())
+      tile = std::min(ranges[last], std::max(tile, kMinInnermostTile));
     if (outer == 1 && tile >= ranges[last])
       continue; // one iteration: nothing to share
 

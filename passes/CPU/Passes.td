@@ -362,6 +362,21 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TadExpandArithPass : Pass<"tad-expand-arith"> {
+  let summary = "Expand the arith ops that the LLVM conversion lacks, "
+                "except floating-point min/max";
+  let description = [{
+    Like upstream `arith-expand`, but only for what the LLVM conversion
+    cannot lower by itself (`ceildivsi`, `ceildivui`, `floordivsi`).
+    `arith.maximumf`/`minimumf` (and the `num` forms) are left to
+    `arith-to-llvm`, which lowers them to `llvm.maximum`/`llvm.minimum`:
+    LLVM's loop vectorizer recognizes those intrinsics as reductions,
+    whereas the compare-and-select chain that `arith-expand` makes of them
+    keeps a row maximum (softmax, amax, max pooling) scalar. The NaN and
+    signed-zero semantics are the same.
+  }];
+}
+
 def TadSplatConstantsToFillsPass
     : Pass<"tad-splat-constants-to-fills", "::mlir::func::FuncOp"> {
   let summary = "Make large splat constant tensors fills of empty tensors";

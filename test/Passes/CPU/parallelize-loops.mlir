@@ -41,6 +41,27 @@ func.func @row_sums(%a: memref<1024x1024xf32>, %b: memref<1024xf32>) {
 
 // -----
 
+// A column reduction: its only parallel dimension is the innermost loop,
+// whose tiles keep 128 iterations (8 tiles, not 64 of 16 columns) so that
+// LLVM vectorizes along the columns instead of unrolling them and
+// gathering along the reduced rows.
+// CHECK-LABEL: func.func @column_sums(
+//       CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1024) step (%c128)
+//       CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%{{.*}} : memref<4096x128xf32
+func.func @column_sums(%a: memref<4096x1024xf32>, %b: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<4096x1024xf32>) outs(%b : memref<1024xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
 // Small ops stay on one thread (unless the threshold is lowered). A
 // reduction over everything has no parallel dimension to split: 64 chunks
 // reduce into partial results (starting at 0, the neutral element of
