@@ -25,7 +25,9 @@
 // With direct-convolutions (the CPU pipeline at -O2 and above), convolutions
 // with a short reduction (passes/DirectConvolution.h) skip im2col: the
 // forward is linalg.conv_2d_nchw_fchw, the weight gradient one generic, both
-// computed by tad-vectorize-convolutions.
+// computed by tad-vectorize-convolutions; 2-D depthwise convolutions with
+// unit strides are generics over flattened rows (correlateRows), which LLVM
+// vectorizes.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/DirectConvolution.h"
@@ -299,6 +301,164 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   return reshapeTo(b, loc, result, type);
 }
 
+//===----------------------------------------------------------------------===//
+// Depthwise convolution
+//===----------------------------------------------------------------------===//
+
+/// Whether a depthwise convolution (one input channel per group, MobileNet's
+/// 3x3 layers) is computed directly: 2-D with unit strides (any channel
+/// multiplier, padding and dilation). Its im2col matrix is KH·KW times the
+/// input and feeds batched matmuls with one row per group.
+bool isDirectDepthwise(const ConvParams &p, int64_t C) {
+  return p.groups > 1 && p.groups == C && p.spatial == 2 &&
+         llvm::all_of(p.stride, [](int64_t s) { return s == 1; });
+}
+
+/// out[n, g, f, oh, ow] = bias[g, f] + sum over (r, kh, kw) of
+///   src[n, g, r, oh + kh·dh, ow + kw·dw] · weight(g, f, r, kh, kw)
+/// for src [N, G, R, Hs, Ws]. The rows are computed at the source's width
+/// Ws (the last columns of each are discarded) so that the output position
+/// is one flat index t = oh·Ws + ow and the source position t + kh·dh·Ws +
+/// kw·dw: the innermost loop is then a long contiguous row that LLVM
+/// vectorizes (a loop over a 28-wide output row it unrolls completely and
+/// vectorizes the loop around it with gathers instead). `weightMap` maps the
+/// loops (n, g, f, r, kh, kw, t) to `weights`.
+Value correlateRows(OpBuilder &b, Location loc, Value src, Value weights,
+                    AffineMap weightMap, int64_t F, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> dilation, ArrayRef<int64_t> outSize, Value bias) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = typeOf(src);
+  Type element = type.getElementType();
+  int64_t N = type.getDimSize(0), G = type.getDimSize(1), R = type.getDimSize(2),
+          Hs = type.getDimSize(3), Ws = type.getDimSize(4), T = outSize[0] * Ws;
+  // The last row's discarded columns read up to (KW-1)·dw past the end.
+  int64_t tail = (kernel[1] - 1) * dilation[1];
+  Value flat = pad(b, loc, reshape(b, loc, src, {N, G, R, Hs * Ws}), {0, 0, 0, 0},
+                   {0, 0, 0, tail}, constF(b, loc, element, 0.0));
+  auto wideType = RankedTensorType::get({N, G, F, T}, element);
+  Value init = bias ? mapped(b, loc, wideType.getShape(), element, bias,
+                             {dimsMap(ctx, 4, {1, 2})},
+                             [](OpBuilder &, Location, ValueRange args) { return args[0]; })
+                    : zeros(b, loc, wideType);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  AffineExpr at = d(6) + d(4) * (dilation[0] * Ws) + d(5) * dilation[1];
+  Value wide = generic(
+      b, loc, ValueRange{flat, weights}, init,
+      {AffineMap::get(7, 0, {d(0), d(1), d(3), at}, ctx), weightMap,
+       dimsMap(ctx, 7, {0, 1, 2, 6})},
+      {Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction, Iter::reduction,
+       Iter::reduction, Iter::parallel},
+      [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
+        Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+        return {arith::AddFOp::create(nb, nl, args[2], product)};
+      })[0];
+  Value rows = reshape(b, loc, wide, {N, G, F, outSize[0], Ws});
+  SmallVector<int64_t> shape{N, G, F, outSize[0], outSize[1]};
+  SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes, strides(5, b.getIndexAttr(1));
+  for (int64_t size : shape)
+    sizes.push_back(b.getIndexAttr(size));
+  return tensor::ExtractSliceOp::create(b, loc, RankedTensorType::get(shape, element),
+                                        rows, offsets, sizes, strides);
+}
+
+/// The forward: correlateRows of the padded input [N, G, 1, Hp, Wp] with
+/// the weight [G, Fg, 1, KH, KW].
+Value lowerDepthwiseConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
+                                OpBuilder &b) {
+  Location loc = op.getLoc();
+  RankedTensorType type = cast<RankedTensorType>(op.getType());
+  ConvParams p = convParams(op, type.getRank());
+  Value x = padSpatial(b, loc, adaptor.getInput(), p.padding), w = adaptor.getWeight();
+  RankedTensorType xType = typeOf(x), wType = typeOf(w);
+  int64_t N = xType.getDimSize(0), G = p.groups, Fg = wType.getDimSize(0) / G,
+          KH = wType.getDimSize(2), KW = wType.getDimSize(3);
+  Value bias = adaptor.getBias() ? reshape(b, loc, adaptor.getBias(), {G, Fg}) : Value();
+  Value out = correlateRows(
+      b, loc, reshape(b, loc, x, {N, G, 1, xType.getDimSize(2), xType.getDimSize(3)}),
+      reshape(b, loc, w, {G, Fg, 1, KH, KW}), dimsMap(b.getContext(), 7, {1, 2, 3, 4, 5}),
+      Fg, {KH, KW}, p.dilation, type.getShape().drop_front(2), bias);
+  return reshapeTo(b, loc, out, type);
+}
+
+/// The three gradients of a direct depthwise convolution. grad_input: the
+/// gradient padded by (K-1)·d on each side, correlated with the flipped
+/// kernel (summing over the channel multiplier) gives the padded input's
+/// gradient, cropped to the input. grad_weight[g, f, kh, kw] = sum over
+/// (n, t) of grad[n, g, f, t] · xp[n, g, t + kh·dh·Wp + kw·dw], with grad
+/// laid out at the padded input's width (zero columns) so that t is one
+/// flat contiguous index. grad_bias sums grad.
+SmallVector<Value> lowerDepthwiseConvolutionBackward(
+    ConvolutionBackwardOp op, ConvolutionBackwardOp::Adaptor adaptor, OpBuilder &b) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value grad = adaptor.getGradOutput(), w = adaptor.getWeight();
+  RankedTensorType xType = typeOf(adaptor.getInput()), wType = typeOf(w),
+                   gType = typeOf(grad);
+  Type element = xType.getElementType();
+  ConvParams p = convParams(op, xType.getRank());
+  int64_t N = xType.getDimSize(0), G = p.groups, Fg = wType.getDimSize(0) / G,
+          KH = wType.getDimSize(2), KW = wType.getDimSize(3), OH = gType.getDimSize(2),
+          OW = gType.getDimSize(3);
+  int64_t Hp = xType.getDimSize(2) + 2 * p.padding[0],
+          Wp = xType.getDimSize(3) + 2 * p.padding[1];
+  int64_t rh = (KH - 1) * p.dilation[0], rw = (KW - 1) * p.dilation[1];
+  Value gg = reshape(b, loc, grad, {N, G, Fg, OH, OW});
+  Value zero = constF(b, loc, element, 0.0);
+  ArrayRef<bool> mask = op.getOutputMask();
+  SmallVector<Value> results;
+
+  if (mask[0]) {
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    Value gp = pad(b, loc, gg, {0, 0, 0, rh, rw}, {0, 0, 0, rh, rw}, zero);
+    Value flipped = mapped(
+        b, loc, {G, Fg, KH, KW}, element, reshape(b, loc, w, {G, Fg, KH, KW}),
+        {AffineMap::get(4, 0, {d(0), d(1), -d(2) + (KH - 1), -d(3) + (KW - 1)}, ctx)},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    Value gxp = correlateRows(b, loc, gp, flipped, dimsMap(ctx, 7, {1, 3, 4, 5}), 1,
+                              {KH, KW}, p.dilation, {Hp, Wp}, Value());
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
+                                      b.getIndexAttr(p.padding[0]),
+                                      b.getIndexAttr(p.padding[1])},
+        sizes, strides(4, b.getIndexAttr(1));
+    for (int64_t size : xType.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    results.push_back(tensor::ExtractSliceOp::create(
+        b, loc, xType, reshape(b, loc, gxp, {N, G, Hp, Wp}), offsets, sizes, strides));
+  } else {
+    results.push_back(zeros(b, loc, xType));
+  }
+
+  if (mask[1]) {
+    // Loops (g, f, kh, kw, n, t).
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    Value xflat = pad(b, loc,
+                      reshape(b, loc, padSpatial(b, loc, adaptor.getInput(), p.padding),
+                              {N, G, Hp * Wp}),
+                      {0, 0, 0}, {0, 0, rw}, zero);
+    Value gwide = reshape(b, loc, pad(b, loc, gg, {0, 0, 0, 0, 0}, {0, 0, 0, 0, Wp - OW}, zero),
+                          {N, G, Fg, OH * Wp});
+    AffineExpr at = d(5) + d(2) * (p.dilation[0] * Wp) + d(3) * p.dilation[1];
+    Value gw = generic(
+        b, loc, ValueRange{xflat, gwide}, zeros(b, loc, RankedTensorType::get({G, Fg, KH, KW}, element)),
+        {AffineMap::get(6, 0, {d(4), d(0), at}, ctx), dimsMap(ctx, 6, {4, 0, 1, 5}),
+         dimsMap(ctx, 6, {0, 1, 2, 3})},
+        {Iter::parallel, Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction,
+         Iter::reduction},
+        [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
+          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
+          return {arith::AddFOp::create(nb, nl, args[2], product)};
+        })[0];
+    results.push_back(reshapeTo(b, loc, gw, wType));
+  } else {
+    results.push_back(zeros(b, loc, wType));
+  }
+
+  auto biasType = cast<RankedTensorType>(op.getGradBias().getType());
+  results.push_back(mask[2] ? sumDims(b, loc, grad, complement(gType.getRank(), {1}))
+                            : zeros(b, loc, biasType));
+  return results;
+}
+
 /// Whether a convolution is computed directly (passes/DirectConvolution.h):
 /// 2-D, one group, unit strides and dilations, C·KH·KW small.
 bool isDirect(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
@@ -318,6 +478,8 @@ Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   ConvParams p = convParams(op, type.getRank());
   Value x = adaptor.getInput(), w = adaptor.getWeight();
   RankedTensorType wType = typeOf(w);
+  if (isDirectDepthwise(p, typeOf(x).getDimSize(1)))
+    return lowerDepthwiseConvolution(op, adaptor, b);
   if (!isDirect(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
     return lowerConvolution(op, adaptor, b);
   Value init = zeros(b, loc, type);
@@ -346,6 +508,8 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
           Kg = wType.getNumElements() / wType.getDimSize(0);
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2),
                     out = gType.getShape().drop_front(2);
+  if (direct && isDirectDepthwise(p, C))
+    return lowerDepthwiseConvolutionBackward(op, adaptor, b);
   int64_t P = N * product(out);
   ArrayRef<bool> mask = op.getOutputMask();
   SmallVector<Value> results;
