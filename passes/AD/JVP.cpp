@@ -18,6 +18,7 @@
 
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::tad {
@@ -66,7 +67,30 @@ private:
   Value lookupOrZeros(Value primalValue, Location loc) {
     if (Value tangent = lookup(primalValue))
       return tangent;
-    return createZeros(b, loc, primalValue.getType());
+    return zerosFor(mapping.lookupOrDefault(primalValue), loc);
+  }
+
+  /// A zero tangent for `value` (of the JVP function). The tangent of an
+  /// uninitialized tensor (a reverse loop's stack, whose slots are all
+  /// written before they are read) is another uninitialized tensor, which
+  /// also serves dynamic shapes.
+  Value zerosFor(Value value, Location loc) {
+    if (auto empty = value.getDefiningOp<tensor::EmptyOp>())
+      return b.clone(*empty)->getResult(0);
+    return createZeros(b, loc, value.getType());
+  }
+
+  /// tensor.extract_slice and tensor.insert_slice (the stacks of a reverse
+  /// loop, when a VJP is differentiated again) are linear in their tensor
+  /// operands: the tangent is the same op applied to the tangents.
+  void cloneSliceTangent(Operation *op, ArrayRef<Value> operandTangents) {
+    Operation *tangentOp = b.clone(*op);
+    for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+      if (isFloatTensor(operand.getType()))
+        tangentOp->setOperand(index, operandTangents[index]
+                                         ? operandTangents[index]
+                                         : zerosFor(operand, op->getLoc()));
+    tangents[op->getResult(0)] = tangentOp->getResult(0);
   }
 
   LogicalResult cloneOp(Operation &original) {
@@ -80,6 +104,10 @@ private:
     }
     if (!any || llvm::none_of(op->getResultTypes(), carriesDerivative))
       return success();
+    if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+      cloneSliceTangent(op, operandTangents);
+      return success();
+    }
     FailureOr<SmallVector<Value>> resultTangents =
         rules.emitJVP(b, op, operandTangents);
     if (failed(resultTangents))
@@ -104,13 +132,18 @@ private:
   LogicalResult cloneFor(scf::ForOp loop) {
     Location loc = loop.getLoc();
     SmallVector<unsigned> carried;
-    SmallVector<Value> carriedArgs;
     for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-      if (activity.isActive(arg)) {
+      if (activity.isActive(arg))
         carried.push_back(index);
-        carriedArgs.push_back(arg);
-      }
-    if (failed(checkStatic(loop, carriedArgs)))
+    // A zero tangent needs a static shape, unless it is uninitialized.
+    SmallVector<Value> zeroInits;
+    for (unsigned index : carried) {
+      Value init = loop.getInitArgs()[index];
+      if (!lookup(init) &&
+          !mapping.lookupOrDefault(init).getDefiningOp<tensor::EmptyOp>())
+        zeroInits.push_back(init);
+    }
+    if (failed(checkStatic(loop, zeroInits)))
       return failure();
     SmallVector<Value> inits = llvm::map_to_vector(
         loop.getInitArgs(), [&](Value v) { return mapping.lookupOrDefault(v); });

@@ -1,9 +1,10 @@
-"""VJP and JVP through scf.for and scf.if, in float64, against central
-differences of the compiled forward function: loops of 0, 1 and many
-iterations with static and dynamic bounds, scf.while with a data-dependent
-count, loop-carried tensors with captured
-weights, nested loops, a branch in a loop and a loop in a branch. Each case
-is compiled at -O0 and -O2, and the two must agree.
+"""VJP and JVP through scf.for, scf.while and scf.if, in float64, against
+central differences of the compiled forward function: loops of 0, 1 and
+many iterations with static and dynamic bounds, scf.while with a
+data-dependent count, loop-carried tensors with captured weights, nested
+loops, a branch in a loop and a loop in a branch; forward over reverse (the
+JVP of the VJP) for some of them; a declared @f_vjp called by a training
+step. Each case is compiled at -O0 and -O2, and the two must agree.
 
 Usage: loops_gradcheck.py  (prints PASS/FAIL lines, exits non-zero on a
 failure)."""
@@ -220,6 +221,32 @@ def main():
                        for a, b in zip(outputs[0][0] + outputs[0][1],
                                        outputs[2][0] + outputs[2][1]))
             report("%s -O0 and -O2 agree" % name, same)
+    # Forward over reverse (Hessian-vector products): the JVP of f_vjp,
+    # whose reverse loops read stacks, against central differences of
+    # f_vjp.
+    second = ("carried 7 iterations", "dynamic bounds ub=8", "nested loops",
+              "branch in loop", "while sum(x)=3", "loop in branch flag=True")
+    for name, source, args in cases():
+        if name not in second:
+            continue
+        args = [np.array(a, order="C") for a in args]
+        rng = np.random.default_rng(4)
+        for opt in (0, 2):
+            label = "%s -O%d jvp of vjp" % (name, opt)
+            try:
+                module = tad.compile(source, vjp=["f"], jvp=["f_vjp"],
+                                     opt_level=opt)
+            except tad.CompileError as e:
+                report(label, False, "compile error\n%s" % e)
+                continue
+            results = module.f(*args)
+            results = results if isinstance(results, tuple) else (results,)
+            full = args + [rng.standard_normal(np.shape(r)) for r in results]
+            diff = [i for i, a in enumerate(full)
+                    if np.issubdtype(a.dtype, np.floating)]
+            ok, why = check_jvp(module.f_vjp, module.f_vjp_jvp, full, diff, rng)
+            report(label, ok, why)
+
     # The declared derivative, called from @step, against --vjp=f's.
     rng = np.random.default_rng(5)
     x, w, b = rng.standard_normal((2, 3)), rng.standard_normal((2, 3)), \

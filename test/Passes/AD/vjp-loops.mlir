@@ -1,4 +1,4 @@
-// RUN: tad-opt %s --tad-vjp="functions=carried,dynamic,branch" | FileCheck %s
+// RUN: tad-opt %s --tad-vjp="functions=carried,dynamic,branch,nested,counted" | FileCheck %s
 
 // h <- tanh(h * w), 4 times. The forward loop stacks what the rules read
 // (tanh's result and the carried h, not the product); the reverse loop runs
@@ -94,6 +94,58 @@ func.func @branch(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
   } else {
     %s = tad.sin %x : tensor<3xf32>
     scf.yield %s : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
+// Nested loops: the inner loop's stacks (tensor<4x4xf32>) are values of the
+// outer body, stacked again by the outer loop (tensor<3x4x4xf32>); the
+// inner reverse loop reads the outer iteration's slice.
+// CHECK-LABEL: func.func @nested_vjp
+//       CHECK:   scf.for {{.*}} -> (tensor<4xf32>, {{.*}}tensor<3x4x4xf32>
+//       CHECK:     scf.for {{.*}} -> (tensor<4xf32>, tensor<4x4xf32>
+//       CHECK:   scf.for
+//       CHECK:     %[[OUTER:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [1, 4, 4] [1, 1, 1] : tensor<3x4x4xf32> to tensor<4x4xf32>
+//       CHECK:     scf.for
+//       CHECK:       tensor.extract_slice %[[OUTER]][%{{.*}}, 0] [1, 4] [1, 1] : tensor<4x4xf32> to tensor<4xf32>
+func.func @nested(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%g = %x) -> (tensor<4xf32>) {
+    %inner = scf.for %j = %c0 to %c4 step %c1 iter_args(%h = %g) -> (tensor<4xf32>) {
+      %m = tad.mul.Tensor %h, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %s = tad.sin %m : tensor<4xf32>
+      scf.yield %s : tensor<4xf32>
+    }
+    scf.yield %inner : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// scf.while: a counting run, then an scf.for replay of that many
+// iterations (before region, then after region) and the last check; the
+// replay is what is reversed, its stacks sized by the count.
+// CHECK-LABEL: func.func @counted_vjp
+//       CHECK:   %[[COUNT:.*]]:2 = scf.while
+//       CHECK:     scf.condition(%{{.*}}) %{{.*}}, %{{.*}} : tensor<3xf32>, index
+//       CHECK:     arith.addi
+//       CHECK:   tensor.empty(%{{.*}}) : tensor<?x3xf32>
+//       CHECK:   %[[REPLAY:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[COUNT]]#1 step
+//       CHECK:     tad.exp
+//       CHECK:   scf.for
+//       CHECK:     tensor.extract_slice %[[REPLAY]]#1
+func.func @counted(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = scf.while (%h = %x) : (tensor<3xf32>) -> tensor<3xf32> {
+    %s = tad.sum %h : (tensor<3xf32>) -> tensor<f32>
+    %lt = tad.lt.Scalar %s, 20.0 : (tensor<f32>) -> tensor<i1>
+    %go = tensor.extract %lt[] : tensor<i1>
+    scf.condition(%go) %h : tensor<3xf32>
+  } do {
+  ^bb0(%g: tensor<3xf32>):
+    %e = tad.exp %g : tensor<3xf32>
+    scf.yield %e : tensor<3xf32>
   }
   return %r : tensor<3xf32>
 }
