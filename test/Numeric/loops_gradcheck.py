@@ -140,6 +140,36 @@ func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
   return %r : tensor<3xf64>
 }"""
 
+# A data-dependent branch in a loop (on the sign of sum(h)), a weight
+# computed before the loop (w * w, captured), an inactive carried tensor (a
+# counter) beside the active one, and lower bound 2, step 3 (iterations 2,
+# 5, 8).
+DATA_BRANCH = """
+func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c10 = arith.constant 10 : index
+  %w2 = tad.mul.Tensor %w, %w : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %zero = tad.constant dense<0.0> : tensor<3xf64>
+  %r:2 = scf.for %i = %c2 to %c10 step %c3 iter_args(%h = %x, %k = %zero) -> (tensor<3xf64>, tensor<3xf64>) {
+    %s = tad.sum %h : (tensor<3xf64>) -> tensor<f64>
+    %pos = tad.gt.Scalar %s, 0.0 : (tensor<f64>) -> tensor<i1>
+    %p = tensor.extract %pos[] : tensor<i1>
+    %n = scf.if %p -> (tensor<3xf64>) {
+      %m = tad.mul.Tensor %h, %w2 : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+      %t = tad.tanh %m : tensor<3xf64>
+      scf.yield %t : tensor<3xf64>
+    } else {
+      %e = tad.exp %h : tensor<3xf64>
+      %a = tad.add.Tensor %e, %k : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+      scf.yield %a : tensor<3xf64>
+    }
+    %k2 = tad.add.Scalar %k, 1.0 : tensor<3xf64>
+    scf.yield %n, %k2 : tensor<3xf64>, tensor<3xf64>
+  }
+  return %r#0 : tensor<3xf64>
+}"""
+
 # A derivative asked for by declaring and calling it (as a training step
 # does): one SGD step on w through the loop's declared VJP.
 DECLARED = CARRIED.replace("{N}", "5") + """
@@ -178,6 +208,9 @@ def cases():
     w = np.array([1.0, 0.9, 1.1])
     for x in (np.array([8.0, 8.0, 8.0]), np.array([1.0, 0.7, 1.3])):
         yield "while sum(x)=%g" % x.sum(), WHILE, [x, w]
+    for x in (np.array([0.5, -0.2, 0.4]), np.array([-1.5, 0.2, -0.4])):
+        yield "data-dependent branch sum(x)=%g" % x.sum(), DATA_BRANCH, \
+            [x, np.array([0.9, -1.1, 0.7])]
     for flag in (True, False):
         yield "loop in branch flag=%s" % flag, LOOP_IN_BRANCH, \
             [rng.standard_normal(3), rng.standard_normal(3),
@@ -225,6 +258,7 @@ def main():
     # whose reverse loops read stacks, against central differences of
     # f_vjp.
     second = ("carried 7 iterations", "dynamic bounds ub=8", "nested loops",
+              "data-dependent branch sum(x)=0.7",
               "branch in loop", "while sum(x)=3", "loop in branch flag=True")
     for name, source, args in cases():
         if name not in second:
