@@ -130,6 +130,9 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   bufferize.unknownTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop's carried tensor is a new value each iteration (h = tanh(W h)),
+  // not an in-place update of its iter_arg: let it be a new buffer.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;

@@ -1,7 +1,10 @@
 //===- Differentiation.cpp - shared pieces of the VJP and JVP passes ------===//
 #include "passes/AD/Differentiation.h"
+#include "passes/AD/Activity.h"
 
 #include "dialects/Tad/TadOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -91,8 +94,20 @@ LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
           << primal.getSymName() << "' first";
       return WalkResult::interrupt();
     }
-    if (op->getNumRegions() != 0) {
-      op->emitError("cannot differentiate through an op with regions");
+    if (op->getNumRegions() != 0 &&
+        !isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op)) {
+      op->emitError("cannot differentiate through '")
+          << op->getName()
+          << "': the control flow tad differentiates is scf.for, scf.while "
+             "and scf.if";
+      return WalkResult::interrupt();
+    }
+    auto isMemRef = [](Type type) { return isa<BaseMemRefType>(type); };
+    if (llvm::any_of(op->getOperandTypes(), isMemRef) ||
+        llvm::any_of(op->getResultTypes(), isMemRef)) {
+      op->emitError("cannot differentiate through '")
+          << op->getName() << "': it works on memrefs, tad differentiates "
+          << "tensors";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -181,4 +196,27 @@ Value mlir::tad::createZeros(OpBuilder &b, Location loc, Type type) {
       b, loc,
       DenseElementsAttr::get(tensor,
                              b.getFloatAttr(tensor.getElementType(), 0.0)));
+}
+
+LogicalResult mlir::tad::checkActiveValues(Block &block,
+                                           const Activity &activity) {
+  WalkResult walk = block.walk([&](Operation *op) {
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return activity.isActive(v); }))
+      return WalkResult::advance();
+    for (Value result : op->getResults())
+      // A comparison has no derivative: a scalar that only decides control
+      // flow loses nothing.
+      if (isa<FloatType>(result.getType()) &&
+          !llvm::all_of(result.getUsers(),
+                        [](Operation *user) { return isa<arith::CmpFOp>(user); })) {
+        op->emitError("cannot differentiate through '")
+            << op->getName() << "': its result of type " << result.getType()
+            << " depends on a differentiable argument, and derivatives "
+            << "flow only through float tensors";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }

@@ -3,10 +3,13 @@
 #define TAD_PASSES_AD_DIFFERENTIATION_H
 
 #include "passes/AD/DerivativeRules.h"
+#include "passes/AD/ExpandWhile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 
@@ -55,8 +58,13 @@ struct DerivativeSignature {
 };
 
 /// Checks that `primal` can be differentiated (one block, no calls, no
-/// region ops).
+/// region ops but scf.for, scf.while and scf.if, no memrefs).
 LogicalResult checkDifferentiable(func::FuncOp primal);
+
+class Activity;
+/// Checks that no scalar float (which carries no derivative) depends on an
+/// active value: its derivative would be dropped silently.
+LogicalResult checkActiveValues(Block &block, const Activity &activity);
 
 /// Reverse mode (@f_vjp) or forward mode (@f_jvp).
 enum class DerivativeMode { Reverse, Forward };
@@ -139,9 +147,23 @@ private:
                                          primal.getSymName().str()));
     if (failed(derivative))
       return failure();
+    // scf.while loops are differentiated in counted form (ExpandWhile.h),
+    // from a copy: the primal function keeps its loops.
+    func::FuncOp source = primal;
+    OwningOpRef<func::FuncOp> expanded;
+    if (primal->walk([](scf::WhileOp) { return WalkResult::interrupt(); })
+            .wasInterrupted()) {
+      expanded = primal.clone();
+      source = *expanded;
+      if (failed(expandWhileLoops(source)))
+        return failure();
+      for (unsigned i = 0, e = source.getNumArguments(); i < e; ++i)
+        derivative->mapping.map(source.getArgument(i),
+                                derivative->getEntryBlock().getArgument(i));
+    }
     OpBuilder b = OpBuilder::atBlockEnd(&derivative->getEntryBlock());
     FailureOr<SmallVector<Value>> results =
-        static_cast<DerivedT &>(*this).buildBody(b, *derivative, primal);
+        static_cast<DerivedT &>(*this).buildBody(b, *derivative, source);
     if (failed(results))
       return failure();
     derivative->finish(b, *results);

@@ -38,7 +38,10 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     differentiable arg...)` by applying the VJP formulas of the loaded rule
     files to the ops of @f in reverse order. Gradients reaching a broadcast
     operand are reduced to its shape (`sum_to`); values that cannot reach a
-    differentiable argument get no adjoint (symbolic zeros).
+    differentiable argument get no adjoint (symbolic zeros). An `scf.for`
+    is reversed by an `scf.for` over the descending iteration, the values
+    its rules read stored per iteration in stacked tensors; an `scf.if` by
+    an `scf.if` on the same condition (docs/loops.md).
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -46,7 +49,9 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     ListOption<"ruleFiles", "rules", "std::string",
                "Extra derivative rule files that add or override rules">,
   ];
-  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {
@@ -56,7 +61,8 @@ def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {
     declaration @f_jvp whose @f is defined), generates `@f_jvp(args...,
     tangent per differentiable arg...) -> (results..., tangent per result...)`
     using the rules' forward formulas (`result:`, `auto_element_wise`,
-    `auto_linear`).
+    `auto_linear`). `scf.for` and `scf.if` carry the tangents of their
+    active values as extra iter_args and results (docs/loops.md).
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -64,7 +70,9 @@ def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {
     ListOption<"ruleFiles", "rules", "std::string",
                "Extra derivative rule files that add or override rules">,
   ];
-  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // TAD_PASSES_AD

@@ -40,6 +40,10 @@ bool shouldFuse(OpOperand *fusedOperand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   if (!consumer || !isa<linalg::GenericOp>(consumer))
     return false;
+  // Fused into a loop body (scf.for), a producer from outside the loop
+  // would be recomputed at every iteration.
+  if (producer->getParentRegion() != consumer->getParentRegion())
+    return false;
   // A producer that reads its own init (it accumulates into it) keeps that
   // result in the fused op. Read by the consumer through a broadcast, the
   // fused op would update each element of it once per broadcast iteration,
@@ -131,6 +135,8 @@ Operation *multiUseFusionPoint(OpOperand *fusedOperand,
           kMaxCopiedBodyOps)
     return nullptr;
   Block *block = consumer->getBlock();
+  if (producer->getBlock() != block)
+    return nullptr; // not into a loop body: recomputed every iteration
   Operation *point = consumer;
   for (Operation *user : producer->getUsers()) {
     if (user->getBlock() != block)

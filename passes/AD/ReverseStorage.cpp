@@ -1,0 +1,275 @@
+//===- ReverseStorage.cpp - forward values for reverse bodies -------------===//
+#include "passes/AD/ReverseStorage.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::tad;
+
+/// Whether `value` is defined in one of `op`'s regions.
+static bool isDefinedInside(Operation *op, Value value) {
+  Region *region = value.getParentRegion();
+  return region && op->isAncestor(region->getParentOp());
+}
+
+/// The values defined inside `forward` that ops inside `reverse` read, in
+/// first-use order.
+static SmallVector<Value> readsFrom(Operation *forward, Operation *reverse) {
+  llvm::SetVector<Value> values;
+  reverse->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isDefinedInside(forward, operand))
+        values.insert(operand);
+  });
+  return values.takeVector();
+}
+
+/// Replaces the uses of `value` inside `reverse` with `replacement`.
+static void redirect(Value value, Value replacement, Operation *reverse) {
+  value.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+    return reverse->isAncestor(use.getOwner());
+  });
+}
+
+/// Recomputing is cheaper than storing for constants and for pure scalar
+/// arithmetic (index computations, often on the induction variable).
+static bool isCheapToRecompute(Operation *op) {
+  if (op->getNumRegions() != 0 || !isPure(op))
+    return false;
+  if (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::FromElementsOp>(op))
+    return true;
+  return llvm::none_of(op->getResultTypes(),
+                       [](Type type) { return isa<ShapedType>(type); });
+}
+
+/// Whether a value of `type` can be stored per iteration or yielded.
+static bool isStorable(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.hasStaticShape();
+  return type.isIntOrIndexOrFloat();
+}
+
+static Value toIndex(OpBuilder &b, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+/// Offsets, sizes and strides of the slice of a stack that holds one
+/// iteration's value of `type`.
+static void sliceOf(OpBuilder &b, RankedTensorType type, Value iteration,
+                    SmallVectorImpl<OpFoldResult> &offsets,
+                    SmallVectorImpl<OpFoldResult> &sizes,
+                    SmallVectorImpl<OpFoldResult> &strides) {
+  offsets.push_back(iteration);
+  sizes.push_back(b.getIndexAttr(1));
+  strides.push_back(b.getIndexAttr(1));
+  for (int64_t size : type.getShape()) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(size));
+    strides.push_back(b.getIndexAttr(1));
+  }
+}
+
+static LogicalResult storeLoopValues(const PendingStorage &pending) {
+  auto loop = cast<scf::ForOp>(pending.forward);
+  Operation *reverse = pending.reverse;
+  SmallVector<Value> reads = readsFrom(loop, reverse);
+  if (reads.empty())
+    return success();
+  Block *body = loop.getBody();
+  Location loc = loop.getLoc();
+
+  // What is recomputed (in dependence order) and what is stored.
+  SmallVector<Operation *> recomputed;
+  DenseSet<Operation *> seen;
+  llvm::SetVector<Value> stored;
+  std::function<LogicalResult(Value)> classify =
+      [&](Value value) -> LogicalResult {
+    if (!isDefinedInside(loop, value) || value == loop.getInductionVar() ||
+        stored.contains(value))
+      return success();
+    if (value.getParentBlock() != body)
+      return emitError(value.getLoc())
+             << "cannot keep this value for the reverse sweep: it is defined "
+                "in a region nested in the loop";
+    Operation *def = value.getDefiningOp();
+    if (def && isCheapToRecompute(def)) {
+      if (!seen.insert(def).second)
+        return success();
+      for (Value operand : def->getOperands())
+        if (failed(classify(operand)))
+          return failure();
+      recomputed.push_back(def);
+      return success();
+    }
+    if (!isStorable(value.getType()))
+      return loop.emitError("cannot store a value of type ")
+             << value.getType()
+             << " per iteration of this loop for the reverse sweep (a "
+                "static shape is needed)";
+    stored.insert(value);
+    return success();
+  };
+  for (Value value : reads)
+    if (failed(classify(value)))
+      return failure();
+
+  // One stack per stored value, with a leading iteration dimension.
+  OpBuilder before(loop);
+  std::optional<int64_t> count = getConstantIntValue(pending.tripCount);
+  SmallVector<Value> dynamicCount;
+  if (!count)
+    dynamicCount.push_back(toIndex(before, loc, pending.tripCount));
+  SmallVector<Value> stacks;
+  for (Value value : stored) {
+    SmallVector<int64_t> shape{count ? *count : ShapedType::kDynamic};
+    Type element = value.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(element)) {
+      llvm::append_range(shape, tensor.getShape());
+      element = tensor.getElementType();
+    }
+    stacks.push_back(
+        tensor::EmptyOp::create(before, loc, shape, element, dynamicCount));
+  }
+
+  // The reverse body reads iteration `reverseIteration` of each stack. The
+  // stacks are the new forward loop's results, which do not exist yet: the
+  // reads start on the empty stacks and are redirected below.
+  OpBuilder reader(loop.getContext());
+  reader.setInsertionPointAfter(pending.readPoint);
+  Value readIndex = toIndex(reader, loc, pending.reverseIteration);
+  IRMapping available;
+  available.map(loop.getInductionVar(), pending.reverseIv);
+  SmallVector<Operation *> stackReads;
+  for (auto [value, stack] : llvm::zip_equal(stored, stacks)) {
+    Operation *read;
+    if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      sliceOf(reader, tensor, readIndex, offsets, sizes, strides);
+      read = tensor::ExtractSliceOp::create(reader, loc, tensor, stack, offsets,
+                                            sizes, strides);
+    } else {
+      read = tensor::ExtractOp::create(reader, loc, stack, readIndex);
+    }
+    available.map(value, read->getResult(0));
+    stackReads.push_back(read);
+  }
+  for (Operation *op : recomputed)
+    reader.clone(*op, available);
+  for (Value value : reads)
+    redirect(value, available.lookup(value), reverse);
+
+  // The forward loop writes iteration (iv - lb) / step of each stack.
+  IRRewriter rewriter(loop.getContext());
+  Value iv = loop.getInductionVar();
+  Value lowerBound = loop.getLowerBound(), step = loop.getStep();
+  SmallVector<Value> storedValues = stored.takeVector();
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, stacks, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &w, Location l, ArrayRef<BlockArgument> stackArgs) {
+        Value offset = arith::SubIOp::create(w, l, iv, lowerBound);
+        Value iteration = toIndex(
+            w, l, arith::DivSIOp::create(w, l, offset, step).getResult());
+        SmallVector<Value> written;
+        for (auto [value, stack] : llvm::zip_equal(storedValues, stackArgs)) {
+          if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
+            SmallVector<OpFoldResult> offsets, sizes, strides;
+            sliceOf(w, tensor, iteration, offsets, sizes, strides);
+            written.push_back(tensor::InsertSliceOp::create(
+                w, l, value, stack, offsets, sizes, strides));
+          } else {
+            written.push_back(
+                tensor::InsertOp::create(w, l, value, stack, iteration));
+          }
+        }
+        return written;
+      });
+  if (failed(replaced))
+    return loop.emitError("cannot add the stored values to this loop");
+  Operation *newLoop = replaced->getOperation();
+  unsigned first = newLoop->getNumResults() - stacks.size();
+  for (auto [index, read] : llvm::enumerate(stackReads))
+    read->setOperand(0, newLoop->getResult(first + index));
+  return success();
+}
+
+/// A value of `type` for the branch that does not define it; never read.
+static Value placeholder(OpBuilder &b, Location loc, Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                   tensor.getElementType());
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+static LogicalResult storeBranchValues(const PendingStorage &pending) {
+  auto branch = cast<scf::IfOp>(pending.forward);
+  Operation *reverse = pending.reverse;
+  Location loc = branch.getLoc();
+  OpBuilder reader(reverse);
+  SmallVector<Value> yielded;
+  for (Value value : readsFrom(branch, reverse)) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+      Operation *copy = reader.clone(*def);
+      redirect(value, copy->getResult(cast<OpResult>(value).getResultNumber()),
+               reverse);
+      continue;
+    }
+    if (value.getParentBlock()->getParentOp() != branch)
+      return emitError(value.getLoc())
+             << "cannot keep this value for the reverse sweep: it is defined "
+                "in a region nested in the branch";
+    if (!isStorable(value.getType()))
+      return branch.emitError("cannot keep a value of type ")
+             << value.getType()
+             << " of this branch for the reverse sweep (a static shape is "
+                "needed)";
+    yielded.push_back(value);
+  }
+  if (yielded.empty())
+    return success();
+  if (branch.getElseRegion().empty())
+    return branch.emitError("cannot keep values of a branch without 'else'");
+
+  OpBuilder b(branch);
+  SmallVector<Type> types(branch.getResultTypes());
+  for (Value value : yielded)
+    types.push_back(value.getType());
+  auto replacement = scf::IfOp::create(b, loc, types, branch.getCondition(),
+                                       /*addThenBlock=*/false,
+                                       /*addElseBlock=*/false);
+  replacement.getThenRegion().takeBody(branch.getThenRegion());
+  replacement.getElseRegion().takeBody(branch.getElseRegion());
+  for (Region *region :
+       {&replacement.getThenRegion(), &replacement.getElseRegion()}) {
+    Operation *yield = region->front().getTerminator();
+    OpBuilder w(yield);
+    SmallVector<Value> extra;
+    for (Value value : yielded)
+      extra.push_back(value.getParentRegion() == region
+                          ? value
+                          : placeholder(w, loc, value.getType()));
+    yield->insertOperands(yield->getNumOperands(), extra);
+  }
+  unsigned first = branch.getNumResults();
+  branch->replaceAllUsesWith(replacement->getResults().take_front(first));
+  branch.erase();
+  for (auto [index, value] : llvm::enumerate(yielded))
+    redirect(value, replacement.getResult(first + index), reverse);
+  return success();
+}
+
+LogicalResult mlir::tad::storeForReverse(const PendingStorage &pending) {
+  if (isa<scf::ForOp>(pending.forward))
+    return storeLoopValues(pending);
+  return storeBranchValues(pending);
+}

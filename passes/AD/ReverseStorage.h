@@ -1,0 +1,30 @@
+//===- ReverseStorage.h - forward values for reverse bodies -----*- C++ -*-===//
+//
+// After the reverse sweep is built, a reverse loop or branch may read values
+// defined inside its forward loop or branch. This makes them available:
+//  - loops: the forward induction variable is recomputed from the reverse
+//    iteration number; constants and scalar index arithmetic are recomputed
+//    in the reverse body; any other value (what a rule reads, nothing more)
+//    is stored per iteration in a loop-carried tensor with a leading
+//    iteration dimension, written with tensor.insert_slice (tensor.insert
+//    for a scalar) and read back with tensor.extract_slice;
+//  - branches: the forward scf.if yields the values as extra results (the
+//    other branch yields a placeholder that is never read).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_PASSES_AD_REVERSESTORAGE_H
+#define TAD_PASSES_AD_REVERSESTORAGE_H
+
+#include "passes/AD/ReverseSweep.h"
+
+namespace mlir::tad {
+
+/// Makes the forward values that `pending.reverse` reads available there.
+/// Entries must be processed innermost first (the order the sweep records
+/// them in): an inner construct's stored values then become values of the
+/// enclosing body, which its own entry stores in turn.
+LogicalResult storeForReverse(const PendingStorage &pending);
+
+} // namespace mlir::tad
+
+#endif // TAD_PASSES_AD_REVERSESTORAGE_H

@@ -1,0 +1,287 @@
+//===- ReverseSweep.cpp - adjoints of one region, last op first -----------===//
+#include "passes/AD/ReverseSweep.h"
+#include "passes/AD/Differentiation.h"
+
+#include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TadOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tad;
+
+LogicalResult ReverseSweep::accumulate(Operation *user, Value value,
+                                       Value contribution) {
+  auto target = cast<RankedTensorType>(value.getType());
+  auto source = cast<RankedTensorType>(contribution.getType());
+  Location loc = user ? user->getLoc() : value.getLoc();
+  if (source.getElementType() != target.getElementType())
+    return emitError(loc) << "gradient has element type "
+                          << source.getElementType() << " but the operand has "
+                          << target.getElementType();
+  if (source.getShape() != target.getShape()) {
+    if (!sumToSizeDims(source.getShape(), target.getShape()))
+      return emitError(loc)
+             << "gradient of shape " << shapeToString(source.getShape())
+             << " cannot be reduced to the operand's shape "
+             << shapeToString(target.getShape());
+    contribution = SumToSizeOp::create(
+        b, loc, contribution, b.getDenseI64ArrayAttr(target.getShape()));
+  }
+  Value &adjoint = adjoints[value];
+  adjoint = adjoint ? AddTensorOp::create(b, loc, adjoint, contribution,
+                                          b.getF64FloatAttr(1.0))
+                          .getResult()
+                    : contribution;
+  return success();
+}
+
+void ReverseSweep::set(Value value, Value adjoint) {
+  if (adjoint)
+    adjoints[value] = adjoint;
+  else
+    adjoints.erase(value);
+}
+
+Value ReverseSweep::lookupOrZeros(Value value, Location loc) {
+  if (Value adjoint = lookup(value))
+    return adjoint;
+  return createZeros(b, loc, value.getType());
+}
+
+LogicalResult ReverseSweep::visitBlock(Block &block) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(block.without_terminator())))
+    if (failed(visit(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult ReverseSweep::visit(Operation *op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return visitFor(loop);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return visitIf(branch);
+  // An iteration counter (see ExpandWhile.h): nothing to differentiate.
+  if (isa<scf::WhileOp>(op))
+    return success();
+
+  SmallVector<Value> cotangents;
+  bool anyCotangent = false;
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    Value ct =
+        rules.isDifferentiableResult(op, index) ? lookup(result) : Value();
+    anyCotangent |= static_cast<bool>(ct);
+    cotangents.push_back(ct);
+  }
+  if (!anyCotangent)
+    return success();
+  SmallVector<bool> wanted;
+  bool anyWanted = false;
+  for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    bool want = activity.isActive(operand) &&
+                rules.isDifferentiableOperand(op, index);
+    anyWanted |= want;
+    wanted.push_back(want);
+  }
+  if (!anyWanted)
+    return success();
+  FailureOr<SmallVector<Value>> contributions =
+      rules.emitVJP(b, op, cotangents, wanted);
+  if (failed(contributions))
+    return failure();
+  for (auto [index, contribution] : llvm::enumerate(*contributions))
+    if (contribution && wanted[index] &&
+        failed(accumulate(op, op->getOperand(index), contribution)))
+      return failure();
+  return success();
+}
+
+/// The active values that `regions` use but do not define, in first-use
+/// order: their adjoints leave the reverse construct as results.
+static SmallVector<Value> activeCaptures(MutableArrayRef<Region> regions,
+                                         const Activity &activity) {
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(regions, used);
+  SmallVector<Value> captured;
+  for (Value value : used)
+    if (activity.isActive(value))
+      captured.push_back(value);
+  return captured;
+}
+
+/// Zero tensors need a static shape.
+static LogicalResult checkStatic(Operation *op, ArrayRef<Value> values) {
+  for (Value value : values)
+    if (!cast<RankedTensorType>(value.getType()).hasStaticShape())
+      return op->emitError("cannot differentiate through '")
+             << op->getName() << "': the derivative of a value of type "
+             << value.getType() << " needs a static shape";
+  return success();
+}
+
+/// The number of iterations of `loop`, built at `b` (before the loop):
+/// a constant when the bounds are, else max(0, ceildiv(ub - lb, step)).
+static Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  Type type = loop.getInductionVar().getType();
+  if (std::optional<APInt> count = loop.getStaticTripCount())
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(type, count->getSExtValue()));
+  Value span = arith::SubIOp::create(b, loc, loop.getUpperBound(),
+                                     loop.getLowerBound());
+  Value count = arith::CeilDivSIOp::create(b, loc, span, loop.getStep());
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+  return arith::MaxSIOp::create(b, loc, count, zero);
+}
+
+/// Replaces the terminator a builder may have added to `block`.
+static void dropTerminator(Block *block) {
+  if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+    block->back().erase();
+}
+
+LogicalResult ReverseSweep::visitFor(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  // Active loop-carried values; nothing flows back without a cotangent.
+  SmallVector<unsigned> carried;
+  bool anyCotangent = false;
+  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (activity.isActive(arg)) {
+      carried.push_back(index);
+      anyCotangent |= static_cast<bool>(lookup(loop.getResult(index)));
+    }
+  if (!anyCotangent)
+    return success();
+  if (loop.getUnsignedCmp())
+    return loop.emitError("cannot differentiate an scf.for with an unsigned "
+                          "comparison");
+  SmallVector<Value> captured = activeCaptures(loop->getRegions(), activity);
+  SmallVector<Value> carriedResults = llvm::map_to_vector(
+      carried, [&](unsigned i) { return Value(loop.getResult(i)); });
+  if (failed(checkStatic(loop, carriedResults)) ||
+      failed(checkStatic(loop, captured)))
+    return failure();
+
+  OpBuilder before(loop);
+  Value tripCount = buildTripCount(before, loop);
+
+  // iter_args: the adjoints of the carried values, then of the captures.
+  SmallVector<Value> inits;
+  for (Value result : carriedResults)
+    inits.push_back(lookupOrZeros(result, loc));
+  for (Value value : captured)
+    inits.push_back(lookupOrZeros(value, loc));
+  Type indexType = loop.getInductionVar().getType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(indexType, 0));
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(indexType, 1));
+  auto reverse = scf::ForOp::create(b, loc, zero, tripCount, one, inits);
+  Block *body = reverse.getBody();
+  dropTerminator(body);
+
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  // Step k of the reverse loop handles forward iteration n - 1 - k.
+  Value last = arith::SubIOp::create(inner, loc, tripCount, one);
+  Value iteration =
+      arith::SubIOp::create(inner, loc, last, reverse.getInductionVar());
+  Value offset = arith::MulIOp::create(inner, loc, iteration, loop.getStep());
+  auto iv = arith::AddIOp::create(inner, loc, loop.getLowerBound(), offset);
+
+  ReverseSweep nested(inner, rules, activity, pending);
+  ValueRange reverseArgs = reverse.getRegionIterArgs();
+  for (auto [position, value] : llvm::enumerate(captured))
+    nested.set(value, reverseArgs[carried.size() + position]);
+  Operation *yield = loop.getBody()->getTerminator();
+  for (auto [position, index] : llvm::enumerate(carried)) {
+    Value yielded = yield->getOperand(index);
+    if (activity.isActive(yielded) &&
+        failed(nested.accumulate(yield, yielded, reverseArgs[position])))
+      return failure();
+  }
+  if (failed(nested.visitBlock(*loop.getBody())))
+    return failure();
+  SmallVector<Value> yields;
+  for (unsigned index : carried)
+    yields.push_back(nested.lookupOrZeros(loop.getRegionIterArgs()[index], loc));
+  for (Value value : captured)
+    yields.push_back(nested.lookup(value));
+  scf::YieldOp::create(inner, loc, yields);
+  PendingStorage storage;
+  storage.forward = loop;
+  storage.reverse = reverse;
+  storage.tripCount = tripCount;
+  storage.reverseIv = iv.getResult();
+  storage.reverseIteration = iteration;
+  storage.readPoint = iv.getOperation();
+  pending.push_back(storage);
+
+  // The captures' results already include their adjoints from before the
+  // loop; an initial value may be a capture too, so its contribution is
+  // added after.
+  for (auto [position, value] : llvm::enumerate(captured))
+    set(value, reverse.getResult(carried.size() + position));
+  for (auto [position, index] : llvm::enumerate(carried)) {
+    Value init = loop.getInitArgs()[index];
+    if (activity.isActive(init) &&
+        failed(accumulate(loop, init, reverse.getResult(position))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ReverseSweep::visitIf(scf::IfOp branch) {
+  Location loc = branch.getLoc();
+  SmallVector<Value> cotangents;
+  bool anyCotangent = false;
+  for (Value result : branch.getResults()) {
+    Value ct = activity.isActive(result) ? lookup(result) : Value();
+    anyCotangent |= static_cast<bool>(ct);
+    cotangents.push_back(ct);
+  }
+  if (!anyCotangent)
+    return success();
+  // Adjoints leave the reverse branch only through values captured from
+  // above (a yielded capture included).
+  SmallVector<Value> captured = activeCaptures(branch->getRegions(), activity);
+  if (captured.empty())
+    return success();
+  if (failed(checkStatic(branch, captured)))
+    return failure();
+
+  auto reverse = scf::IfOp::create(
+      b, loc, TypeRange(ValueRange(captured)), branch.getCondition(),
+      /*withElseRegion=*/true);
+  for (auto [forward, backward] :
+       llvm::zip_equal(branch->getRegions(), reverse->getRegions())) {
+    Block *block = &backward.front();
+    dropTerminator(block);
+    OpBuilder inner = OpBuilder::atBlockEnd(block);
+    ReverseSweep nested(inner, rules, activity, pending);
+    for (Value value : captured)
+      nested.set(value, lookup(value));
+    if (!forward.empty()) {
+      Block &forwardBlock = forward.front();
+      Operation *yield = forwardBlock.getTerminator();
+      for (auto [index, ct] : llvm::enumerate(cotangents)) {
+        Value yielded = yield->getOperand(index);
+        if (ct && activity.isActive(yielded) &&
+            failed(nested.accumulate(yield, yielded, ct)))
+          return failure();
+      }
+      if (failed(nested.visitBlock(forwardBlock)))
+        return failure();
+    }
+    SmallVector<Value> yields;
+    for (Value value : captured)
+      yields.push_back(nested.lookupOrZeros(value, loc));
+    scf::YieldOp::create(inner, loc, yields);
+  }
+  PendingStorage storage;
+  storage.forward = branch;
+  storage.reverse = reverse;
+  pending.push_back(storage);
+  for (auto [position, value] : llvm::enumerate(captured))
+    set(value, reverse.getResult(position));
+  return success();
+}
