@@ -301,6 +301,22 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   return reshapeTo(b, loc, result, type);
 }
 
+/// The body of a generic that accumulates input 0 times input 1 into its
+/// output (convolutions computed without a matmul).
+SmallVector<Value> multiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+  return {arith::AddFOp::create(b, loc, args[2], product)};
+}
+
+/// grad_bias of a convolution_backward: the gradient summed over all but the
+/// channel dimension where the mask asks for it, zeros otherwise.
+Value convolutionBiasGradient(OpBuilder &b, Location loc, ConvolutionBackwardOp op,
+                              Value grad) {
+  if (op.getOutputMask()[2])
+    return sumDims(b, loc, grad, complement(typeOf(grad).getRank(), {1}));
+  return zeros(b, loc, cast<RankedTensorType>(op.getGradBias().getType()));
+}
+
 //===----------------------------------------------------------------------===//
 // Depthwise convolution
 //===----------------------------------------------------------------------===//
@@ -348,10 +364,7 @@ Value correlateRows(OpBuilder &b, Location loc, Value src, Value weights,
        dimsMap(ctx, 7, {0, 1, 2, 6})},
       {Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction, Iter::reduction,
        Iter::reduction, Iter::parallel},
-      [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-        Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
-        return {arith::AddFOp::create(nb, nl, args[2], product)};
-      })[0];
+      multiplyAdd)[0];
   Value rows = reshape(b, loc, wide, {N, G, F, outSize[0], Ws});
   SmallVector<int64_t> shape{N, G, F, outSize[0], outSize[1]};
   SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes, strides(5, b.getIndexAttr(1));
@@ -444,18 +457,13 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
          dimsMap(ctx, 6, {0, 1, 2, 3})},
         {Iter::parallel, Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction,
          Iter::reduction},
-        [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
-          return {arith::AddFOp::create(nb, nl, args[2], product)};
-        })[0];
+        multiplyAdd)[0];
     results.push_back(reshapeTo(b, loc, gw, wType));
   } else {
     results.push_back(zeros(b, loc, wType));
   }
 
-  auto biasType = cast<RankedTensorType>(op.getGradBias().getType());
-  results.push_back(mask[2] ? sumDims(b, loc, grad, complement(gType.getRank(), {1}))
-                            : zeros(b, loc, biasType));
+  results.push_back(convolutionBiasGradient(b, loc, op, grad));
   return results;
 }
 
@@ -561,10 +569,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
         weightGradientMaps(ctx),
         {Iter::parallel, Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction,
          Iter::reduction, Iter::reduction},
-        [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
-          Value product = arith::MulFOp::create(nb, nl, args[0], args[1]);
-          return {arith::AddFOp::create(nb, nl, args[2], product)};
-        })[0]);
+        multiplyAdd)[0]);
   } else if (mask[1]) {
     // W^T[G, K, Fg] = col[G, K, P] @ grad^T[G, P, Fg].
     Value col = im2col(b, loc, padSpatial(b, loc, x, p.padding), p, kernel, out);
@@ -578,9 +583,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
     results.push_back(zeros(b, loc, wType));
   }
 
-  auto biasType = cast<RankedTensorType>(op.getGradBias().getType());
-  results.push_back(mask[2] ? sumDims(b, loc, grad, complement(gType.getRank(), {1}))
-                            : zeros(b, loc, biasType));
+  results.push_back(convolutionBiasGradient(b, loc, op, grad));
   return results;
 }
 
