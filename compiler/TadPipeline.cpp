@@ -43,6 +43,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
     TadVJPPassOptions vjp;
     vjp.functions.assign(options.vjp.begin(), options.vjp.end());
     vjp.ruleFiles = ruleFiles;
+    vjp.checkpoint = options.checkpoint;
     pm.addPass(createTadVJPPass(vjp));
   }
   {

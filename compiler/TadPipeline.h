@@ -53,6 +53,12 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
   PassOptions::ListOption<std::string> ruleFiles{
       *this, "rule-files",
       llvm::cl::desc("Derivative rule files adding or overriding rules")};
+  PassOptions::Option<std::string> checkpoint{
+      *this, "checkpoint",
+      llvm::cl::desc("How the reverse sweep of scf.for loops without a "
+                     "tad.checkpoint attribute keeps forward values: store, "
+                     "sqrt, or a segment length k (docs/loops.md)"),
+      llvm::cl::init("store")};
   PassOptions::ListOption<std::string> keepOps{
       *this, "keep-ops",
       llvm::cl::desc("Ops that tad-decompose keeps whole, so that their own "

@@ -2,6 +2,7 @@
 #ifndef TAD_PASSES_AD_DIFFERENTIATION_H
 #define TAD_PASSES_AD_DIFFERENTIATION_H
 
+#include "passes/AD/Checkpoint.h"
 #include "passes/AD/DerivativeRules.h"
 #include "passes/AD/ExpandWhile.h"
 
@@ -147,16 +148,25 @@ private:
                                          primal.getSymName().str()));
     if (failed(derivative))
       return failure();
-    // scf.while loops are differentiated in counted form (ExpandWhile.h),
-    // from a copy: the primal function keeps its loops.
+    // scf.while loops are differentiated in counted form (ExpandWhile.h)
+    // and checkpointed loops in segments (Checkpoint.h), from a copy: the
+    // primal function keeps its loops.
     func::FuncOp source = primal;
     OwningOpRef<func::FuncOp> expanded;
-    if (primal->walk([](scf::WhileOp) { return WalkResult::interrupt(); })
+    if (primal->walk([](Operation *op) {
+                return isa<scf::WhileOp, scf::ForOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
             .wasInterrupted()) {
       expanded = primal.clone();
       source = *expanded;
       if (failed(expandWhileLoops(source)))
         return failure();
+      if constexpr (DerivedT::kMode == DerivativeMode::Reverse)
+        if (failed(segmentCheckpointedLoops(
+                source, static_cast<DerivedT &>(*this).checkpointScheme)))
+          return failure();
       for (unsigned i = 0, e = source.getNumArguments(); i < e; ++i)
         derivative->mapping.map(source.getArgument(i),
                                 derivative->getEntryBlock().getArgument(i));

@@ -41,17 +41,25 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     differentiable argument get no adjoint (symbolic zeros). An `scf.for`
     is reversed by an `scf.for` over the descending iteration, the values
     its rules read stored per iteration in stacked tensors; an `scf.if` by
-    an `scf.if` on the same condition (docs/loops.md).
+    an `scf.if` on the same condition (docs/loops.md). A checkpointed loop
+    (`checkpoint`, or the loop's `tad.checkpoint` attribute: "store",
+    "sqrt" or a segment length k) stores its carried values every k
+    iterations only and recomputes each segment in the reverse sweep.
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
                "Functions to differentiate">,
     ListOption<"ruleFiles", "rules", "std::string",
                "Extra derivative rule files that add or override rules">,
+    Option<"checkpoint", "checkpoint", "std::string", /*default=*/"\"store\"",
+           "How scf.for loops without a tad.checkpoint attribute keep forward "
+           "values for the reverse sweep: 'store' (every iteration), 'sqrt' "
+           "(checkpoints every ceil(sqrt(n)) iterations, segments recomputed) "
+           "or a segment length k">,
   ];
   let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect", "::mlir::math::MathDialect"];
 }
 
 def TadJVPPass : Pass<"tad-jvp", "::mlir::ModuleOp"> {

@@ -7,6 +7,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <functional>
@@ -79,7 +80,20 @@ static void sliceOf(OpBuilder &b, RankedTensorType type, Value iteration,
   }
 }
 
-static LogicalResult storeLoopValues(const PendingStorage &pending) {
+/// The op of `block` that holds `value`'s definition.
+static Operation *holderIn(Block *block, Value value) {
+  Operation *owner = value.getDefiningOp();
+  if (!owner)
+    owner = cast<BlockArgument>(value).getOwner()->getParentOp();
+  return block->findAncestorOpInBlock(*owner);
+}
+
+/// Stores per iteration (or recomputes) the values of `pending.forward` that
+/// its reverse reads. In recompute mode only the loop-carried values are
+/// stored and the ops that the reads depend on, nested loops and branches
+/// included, are cloned into the reverse body; `cloned` maps them there.
+static LogicalResult storeLoopValues(const PendingStorage &pending,
+                                     IRMapping &available) {
   auto loop = cast<scf::ForOp>(pending.forward);
   Operation *reverse = pending.reverse;
   SmallVector<Value> reads = readsFrom(loop, reverse);
@@ -88,15 +102,38 @@ static LogicalResult storeLoopValues(const PendingStorage &pending) {
   Block *body = loop.getBody();
   Location loc = loop.getLoc();
 
-  // What is recomputed (in dependence order) and what is stored.
+  // What is recomputed and what is stored.
   SmallVector<Operation *> recomputed;
   DenseSet<Operation *> seen;
   llvm::SetVector<Value> stored;
+  auto store = [&](Value value) -> LogicalResult {
+    if (!isStorable(value.getType()))
+      return loop.emitError("cannot store a value of type ")
+             << value.getType()
+             << " per iteration of this loop for the reverse sweep (a "
+                "static shape is needed)";
+    stored.insert(value);
+    return success();
+  };
   std::function<LogicalResult(Value)> classify =
       [&](Value value) -> LogicalResult {
     if (!isDefinedInside(loop, value) || value == loop.getInductionVar() ||
         stored.contains(value))
       return success();
+    if (pending.recompute) {
+      if (isa<BlockArgument>(value) && value.getParentBlock() == body)
+        return store(value);
+      Operation *holder = holderIn(body, value);
+      if (!seen.insert(holder).second)
+        return success();
+      llvm::SetVector<Value> inputs(llvm::from_range, holder->getOperands());
+      getUsedValuesDefinedAbove(holder->getRegions(), inputs);
+      for (Value input : inputs)
+        if (failed(classify(input)))
+          return failure();
+      recomputed.push_back(holder);
+      return success();
+    }
     if (value.getParentBlock() != body)
       return emitError(value.getLoc())
              << "cannot keep this value for the reverse sweep: it is defined "
@@ -111,17 +148,13 @@ static LogicalResult storeLoopValues(const PendingStorage &pending) {
       recomputed.push_back(def);
       return success();
     }
-    if (!isStorable(value.getType()))
-      return loop.emitError("cannot store a value of type ")
-             << value.getType()
-             << " per iteration of this loop for the reverse sweep (a "
-                "static shape is needed)";
-    stored.insert(value);
-    return success();
+    return store(value);
   };
   for (Value value : reads)
     if (failed(classify(value)))
       return failure();
+  llvm::sort(recomputed,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
   // One stack per stored value, with a leading iteration dimension.
   OpBuilder before(loop);
@@ -147,7 +180,6 @@ static LogicalResult storeLoopValues(const PendingStorage &pending) {
   OpBuilder reader(loop.getContext());
   reader.setInsertionPointAfter(pending.readPoint);
   Value readIndex = toIndex(reader, loc, pending.reverseIteration);
-  IRMapping available;
   available.map(loop.getInductionVar(), pending.reverseIv);
   SmallVector<Operation *> stackReads;
   for (auto [value, stack] : llvm::zip_equal(stored, stacks)) {
@@ -268,8 +300,40 @@ static LogicalResult storeBranchValues(const PendingStorage &pending) {
   return success();
 }
 
-LogicalResult mlir::tad::storeForReverse(const PendingStorage &pending) {
-  if (isa<scf::ForOp>(pending.forward))
-    return storeLoopValues(pending);
-  return storeBranchValues(pending);
+LogicalResult
+mlir::tad::storeForReverse(MutableArrayRef<PendingStorage> pending) {
+  // Recomputed loops first, outermost first (the sweep records innermost
+  // first): the constructs nested in one are cloned into its reverse body,
+  // and their entries then refer to those clones, whose values their own
+  // reverses read (the forward loop keeps its nested loops as they are,
+  // storing nothing).
+  for (size_t i = pending.size(); i-- > 0;) {
+    if (!pending[i].recompute)
+      continue;
+    Operation *loop = pending[i].forward;
+    SmallVector<PendingStorage *> nested;
+    for (PendingStorage &entry : pending.take_front(i))
+      if (loop->isProperAncestor(entry.forward))
+        nested.push_back(&entry);
+    IRMapping cloned;
+    if (failed(storeLoopValues(pending[i], cloned)))
+      return failure();
+    for (PendingStorage *entry : nested)
+      if (Operation *copy = cloned.lookupOrNull(entry->forward)) {
+        entry->forward = copy;
+        entry->tripCount = cloned.lookupOrDefault(entry->tripCount);
+      }
+  }
+  // Then the others, innermost first: an inner construct's stored values
+  // become values of the enclosing body, which its own entry stores in turn.
+  for (PendingStorage &entry : pending) {
+    if (entry.recompute)
+      continue;
+    IRMapping cloned;
+    if (failed(isa<scf::ForOp>(entry.forward)
+                   ? storeLoopValues(entry, cloned)
+                   : storeBranchValues(entry)))
+      return failure();
+  }
+  return success();
 }

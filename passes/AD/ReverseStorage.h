@@ -8,6 +8,9 @@
 //    is stored per iteration in a loop-carried tensor with a leading
 //    iteration dimension, written with tensor.insert_slice (tensor.insert
 //    for a scalar) and read back with tensor.extract_slice;
+//  - checkpointed segment loops (PendingStorage::recompute, Checkpoint.h):
+//    only the loop-carried values are stored per iteration; the reverse
+//    body recomputes the forward body from them;
 //  - branches: the forward scf.if yields the values as extra results (the
 //    other branch yields a placeholder that is never read).
 //
@@ -19,11 +22,9 @@
 
 namespace mlir::tad {
 
-/// Makes the forward values that `pending.reverse` reads available there.
-/// Entries must be processed innermost first (the order the sweep records
-/// them in): an inner construct's stored values then become values of the
-/// enclosing body, which its own entry stores in turn.
-LogicalResult storeForReverse(const PendingStorage &pending);
+/// Makes the forward values that each entry's reverse reads available there.
+/// `pending` is in the order the sweep records entries: innermost first.
+LogicalResult storeForReverse(MutableArrayRef<PendingStorage> pending);
 
 } // namespace mlir::tad
 

@@ -1,5 +1,6 @@
 //===- ReverseSweep.cpp - adjoints of one region, last op first -----------===//
 #include "passes/AD/ReverseSweep.h"
+#include "passes/AD/Checkpoint.h"
 #include "passes/AD/Differentiation.h"
 
 #include "dialects/Tad/ShapeUtils.h"
@@ -121,9 +122,7 @@ static LogicalResult checkStatic(Operation *op, ArrayRef<Value> values) {
   return success();
 }
 
-/// The number of iterations of `loop`, built at `b` (before the loop):
-/// a constant when the bounds are, else max(0, ceildiv(ub - lb, step)).
-static Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
+Value mlir::tad::buildTripCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
   Type type = loop.getInductionVar().getType();
   if (std::optional<APInt> count = loop.getStaticTripCount())
@@ -214,6 +213,7 @@ LogicalResult ReverseSweep::visitFor(scf::ForOp loop) {
   storage.reverseIv = iv.getResult();
   storage.reverseIteration = iteration;
   storage.readPoint = iv.getOperation();
+  storage.recompute = loop->hasAttr(kRecomputeAttr);
   pending.push_back(storage);
 
   // The captures' results already include their adjoints from before the

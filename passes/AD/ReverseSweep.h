@@ -38,7 +38,15 @@ struct PendingStorage {
   Value reverseIv;
   Value reverseIteration;
   Operation *readPoint = nullptr;
+  /// Loops only: the reverse body recomputes the forward body from the
+  /// stored loop-carried values instead of storing what it reads (a
+  /// checkpointed segment loop, Checkpoint.h).
+  bool recompute = false;
 };
+
+/// The number of iterations of `loop`, built at `b` (before the loop): a
+/// constant when the bounds are, else max(0, ceildiv(ub - lb, step)).
+Value buildTripCount(OpBuilder &b, scf::ForOp loop);
 
 class ReverseSweep {
 public:

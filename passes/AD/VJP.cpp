@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/AD/Activity.h"
+#include "passes/AD/Checkpoint.h"
 #include "passes/AD/Differentiation.h"
 #include "passes/AD/Passes.h"
 #include "passes/AD/ReverseStorage.h"
@@ -33,6 +34,21 @@ namespace {
 struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
   using DerivativePass::DerivativePass;
   static constexpr DerivativeMode kMode = DerivativeMode::Reverse;
+
+  /// The scheme of loops without a `tad.checkpoint` attribute.
+  CheckpointScheme checkpointScheme;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    std::optional<CheckpointScheme> scheme =
+        CheckpointScheme::parse(checkpoint);
+    if (!scheme)
+      return emitError(UnknownLoc::get(context))
+             << "tad-vjp: checkpoint must be 'store', 'sqrt' or a positive "
+                "integer, not '"
+             << checkpoint << "'";
+    checkpointScheme = *scheme;
+    return DerivativePass::initialize(context);
+  }
 
   /// The primal sweep clones the body; the reverse sweep then visits the
   /// cloned ops last to first. Returns the primal's results and the
@@ -81,10 +97,10 @@ struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
       }
     auto hold = UnrealizedConversionCastOp::create(b, primal.getLoc(),
                                                    TypeRange(), heldValues);
-    // Innermost first (the order they were recorded in).
-    for (const PendingStorage &storage : pending)
-      if (failed(storeForReverse(storage)))
-        return failure();
+    if (failed(storeForReverse(pending)))
+      return failure();
+    b.getBlock()->getParentOp()->walk(
+        [](scf::ForOp loop) { loop->removeAttr(kRecomputeAttr); });
     for (auto [index, value] : llvm::zip_equal(held, hold->getOperands()))
       results[index] = value;
     hold->erase();

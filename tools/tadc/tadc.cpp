@@ -77,6 +77,14 @@ static cl::list<std::string>
     ruleFiles("rules",
               cl::desc("Derivative rule file adding or overriding rules"),
               cl::value_desc("file.yaml"), cl::cat(tadcCategory));
+static cl::opt<std::string> checkpoint(
+    "checkpoint",
+    cl::desc("Reverse sweep of loops without a tad.checkpoint attribute: "
+             "'store' every iteration (default), 'sqrt' (checkpoints every "
+             "ceil(sqrt(n)) iterations, segments recomputed) or a segment "
+             "length k"),
+    cl::value_desc("store|sqrt|k"), cl::init("store"), cl::cat(tadcCategory));
+
 static cl::list<std::string> keepOps(
     "keep-ops",
     cl::desc("Ops that tad-decompose keeps whole, so that their own rules "
@@ -239,6 +247,7 @@ static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   assign(pipeline.vjp, vjpFunctions);
   assign(pipeline.jvp, jvpFunctions);
   assign(pipeline.ruleFiles, ruleFiles);
+  pipeline.checkpoint = checkpoint;
   if (keepOps.getNumOccurrences())
     assign(pipeline.keepOps, keepOps);
   pipeline.target = target;

@@ -88,13 +88,16 @@ def _is_text(source) -> bool:
 
 
 def compile(source, vjp=(), jvp=(), target="cpu", rules=(), opt_level=3,
-            output=None, extra_args=()) -> Module:
+            output=None, extra_args=(), checkpoint=None) -> Module:
     """Compiles a tad program with tadc and loads the result.
 
     ``source`` is a path to a ``.mlir`` file or the MLIR text itself (any
     string with a newline or a ``{``). ``vjp`` and ``jvp`` name the
     functions to differentiate (a name or a list of names); ``rules`` adds
-    derivative rule files; ``extra_args`` go to tadc as they are. The
+    derivative rule files; ``checkpoint`` ("store", "sqrt" or a segment
+    length k) chooses how the reverse sweep of loops keeps forward values
+    (tadc ``--checkpoint``, docs/loops.md); ``extra_args`` go to tadc as
+    they are. The
     ``.so`` is written to ``output``, or to a temporary directory that lives
     as long as the returned module. Raises ``CompileError`` with tadc's
     diagnostics if it fails.
@@ -126,6 +129,8 @@ def compile(source, vjp=(), jvp=(), target="cpu", rules=(), opt_level=3,
         if _names(jvp):
             command.append("--jvp=" + ",".join(_names(jvp)))
         command += [f"--rules={path}" for path in _paths(rules)]
+        if checkpoint is not None:
+            command.append(f"--checkpoint={checkpoint}")
         command += [str(a) for a in extra_args]
 
         proc = subprocess.run(command, stdout=subprocess.PIPE,

@@ -1,0 +1,55 @@
+//===- Checkpoint.h - segmented loops for checkpointed reverse --*- C++ -*-===//
+//
+// By default the reverse sweep of an scf.for stores, per iteration, every
+// forward value its rules read: memory grows with the trip count n. A
+// checkpointed loop stores only the loop-carried values at the start of each
+// segment of k iterations (the checkpoints) and, in the reverse sweep,
+// recomputes one segment forward from its checkpoint, storing that segment's
+// values, before reversing it: memory O(n/k + k), the forward computed twice.
+//
+// Before reverse-mode differentiation each loop to checkpoint is rewritten
+// (in a copy of the function; the function keeps its loop) into
+//   scf.for %g = 0 to n/k {tad.recompute}     // one iteration per segment
+//     scf.for %j = 0 to k                     // the segment, stored
+//   scf.for %j = 0 to n mod k                 // the rest, stored
+// The segment loop's reverse recomputes its body (ReverseStorage.h).
+//
+// The scheme is chosen per loop by the `tad.checkpoint` attribute of the
+// scf.for, else by the pass option: "store" (every iteration, the default),
+// "sqrt" (k = ceil(sqrt(n)), O(sqrt(n)) memory) or an integer k.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAD_PASSES_AD_CHECKPOINT_H
+#define TAD_PASSES_AD_CHECKPOINT_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace mlir::tad {
+
+/// The loop attribute that selects a loop's scheme.
+inline constexpr llvm::StringLiteral kCheckpointAttr = "tad.checkpoint";
+/// Marks a segment loop whose reverse recomputes its body (internal).
+inline constexpr llvm::StringLiteral kRecomputeAttr = "tad.recompute";
+
+/// How a loop's reverse sweep gets the forward values it reads.
+struct CheckpointScheme {
+  enum class Kind { Store, Sqrt, Every };
+  Kind kind = Kind::Store;
+  /// Segment length for Kind::Every.
+  int64_t every = 0;
+
+  /// Parses "store", "sqrt" or a positive integer; nullopt otherwise.
+  static std::optional<CheckpointScheme> parse(StringRef text);
+};
+
+/// Segments every scf.for nested in `root` whose scheme (its attribute, else
+/// `global`) is not "store". Reports a malformed attribute at its loop.
+LogicalResult segmentCheckpointedLoops(Operation *root,
+                                       CheckpointScheme global);
+
+} // namespace mlir::tad
+
+#endif // TAD_PASSES_AD_CHECKPOINT_H
