@@ -198,6 +198,12 @@ Value mlir::tad::createZeros(OpBuilder &b, Location loc, Type type) {
                              b.getFloatAttr(tensor.getElementType(), 0.0)));
 }
 
+Value mlir::tad::createZerosLike(OpBuilder &b, Location loc, Value like) {
+  if (cast<RankedTensorType>(like.getType()).hasStaticShape())
+    return createZeros(b, loc, like.getType());
+  return ZerosLikeOp::create(b, loc, like.getType(), like);
+}
+
 LogicalResult mlir::tad::checkActiveValues(Block &block,
                                            const Activity &activity) {
   WalkResult walk = block.walk([&](Operation *op) {

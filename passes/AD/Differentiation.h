@@ -105,6 +105,10 @@ FailureOr<DerivativeFunction> createDerivativeFunction(SymbolTable &symbols,
 /// A zero tensor of `type` (a splat tad.constant).
 Value createZeros(OpBuilder &b, Location loc, Type type);
 
+/// A zero tensor of `like`'s type: a constant for a static shape, else
+/// tad.zeros_like of `like` (which must dominate the insertion point).
+Value createZerosLike(OpBuilder &b, Location loc, Value like);
+
 /// What tad-vjp and tad-jvp share: the rule set, loaded once in
 /// initialize(), and the walk over the module's targets. For each target
 /// it creates the derivative function of mode `DerivedT::kMode` and has

@@ -77,19 +77,22 @@ private:
   Value zerosFor(Value value, Location loc) {
     if (auto empty = value.getDefiningOp<tensor::EmptyOp>())
       return b.clone(*empty)->getResult(0);
-    return createZeros(b, loc, value.getType());
+    return createZerosLike(b, loc, value);
   }
 
   /// tensor.extract_slice and tensor.insert_slice (the stacks of a reverse
   /// loop, when a VJP is differentiated again) are linear in their tensor
   /// operands: the tangent is the same op applied to the tangents.
   void cloneSliceTangent(Operation *op, ArrayRef<Value> operandTangents) {
-    Operation *tangentOp = b.clone(*op);
+    // Zero tangents first: they must dominate the tangent op.
+    SmallVector<Value> operands(op->getOperands());
     for (auto [index, operand] : llvm::enumerate(op->getOperands()))
       if (isFloatTensor(operand.getType()))
-        tangentOp->setOperand(index, operandTangents[index]
-                                         ? operandTangents[index]
-                                         : zerosFor(operand, op->getLoc()));
+        operands[index] = operandTangents[index]
+                              ? operandTangents[index]
+                              : zerosFor(operand, op->getLoc());
+    Operation *tangentOp = b.clone(*op);
+    tangentOp->setOperands(operands);
     tangents[op->getResult(0)] = tangentOp->getResult(0);
   }
 
@@ -135,16 +138,6 @@ private:
     for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs()))
       if (activity.isActive(arg))
         carried.push_back(index);
-    // A zero tangent needs a static shape, unless it is uninitialized.
-    SmallVector<Value> zeroInits;
-    for (unsigned index : carried) {
-      Value init = loop.getInitArgs()[index];
-      if (!lookup(init) &&
-          !mapping.lookupOrDefault(init).getDefiningOp<tensor::EmptyOp>())
-        zeroInits.push_back(init);
-    }
-    if (failed(checkStatic(loop, zeroInits)))
-      return failure();
     SmallVector<Value> inits = llvm::map_to_vector(
         loop.getInitArgs(), [&](Value v) { return mapping.lookupOrDefault(v); });
     for (unsigned index : carried)

@@ -6,6 +6,7 @@
 #include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -45,10 +46,10 @@ void ReverseSweep::set(Value value, Value adjoint) {
     adjoints.erase(value);
 }
 
-Value ReverseSweep::lookupOrZeros(Value value, Location loc) {
+Value ReverseSweep::lookupOrZeros(Value value, Location loc, Value like) {
   if (Value adjoint = lookup(value))
     return adjoint;
-  return createZeros(b, loc, value.getType());
+  return createZerosLike(b, loc, like ? like : value);
 }
 
 LogicalResult ReverseSweep::visitBlock(Block &block) {
@@ -67,6 +68,10 @@ LogicalResult ReverseSweep::visit(Operation *op) {
   // An iteration counter (see ExpandWhile.h): nothing to differentiate.
   if (isa<scf::WhileOp>(op))
     return success();
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return visitExtractSlice(slice);
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return visitInsertSlice(insert);
 
   SmallVector<Value> cotangents;
   bool anyCotangent = false;
@@ -99,6 +104,58 @@ LogicalResult ReverseSweep::visit(Operation *op) {
   return success();
 }
 
+LogicalResult ReverseSweep::visitExtractSlice(tensor::ExtractSliceOp op) {
+  Value ct = lookup(op.getResult());
+  Value source = op.getSource();
+  if (!ct || !activity.isActive(source))
+    return success();
+  Location loc = op.getLoc();
+  // The cotangent lands in the slice of the source's adjoint: added to what
+  // is there (an update of the slice alone, in place after bufferization,
+  // so that reading one row per loop iteration costs a row, not the whole
+  // tensor), or into zeros.
+  Value adjoint = lookup(source);
+  Value update = ct;
+  if (adjoint) {
+    Value current = tensor::ExtractSliceOp::create(
+        b, loc, op.getResultType(), adjoint, op.getMixedOffsets(),
+        op.getMixedSizes(), op.getMixedStrides());
+    update = AddTensorOp::create(b, loc, current, ct, b.getF64FloatAttr(1.0));
+  } else {
+    adjoint = createZerosLike(b, loc, source);
+  }
+  set(source, tensor::InsertSliceOp::create(b, loc, update, adjoint,
+                                            op.getMixedOffsets(),
+                                            op.getMixedSizes(),
+                                            op.getMixedStrides()));
+  return success();
+}
+
+LogicalResult ReverseSweep::visitInsertSlice(tensor::InsertSliceOp op) {
+  Value ct = lookup(op.getResult());
+  if (!ct)
+    return success();
+  Location loc = op.getLoc();
+  Value source = op.getSource(), dest = op.getDest();
+  // The source's part: the slice of the cotangent. The destination's: the
+  // cotangent with the slice the source overwrote set to zero.
+  if (activity.isActive(source)) {
+    Value part = tensor::ExtractSliceOp::create(
+        b, loc, op.getSourceType(), ct, op.getMixedOffsets(),
+        op.getMixedSizes(), op.getMixedStrides());
+    if (failed(accumulate(op, source, part)))
+      return failure();
+  }
+  if (activity.isActive(dest)) {
+    Value rest = tensor::InsertSliceOp::create(
+        b, loc, createZerosLike(b, loc, source), ct,
+        op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+    if (failed(accumulate(op, dest, rest)))
+      return failure();
+  }
+  return success();
+}
+
 /// The active values that `regions` use but do not define, in first-use
 /// order: their adjoints leave the reverse construct as results.
 static SmallVector<Value> activeCaptures(MutableArrayRef<Region> regions,
@@ -110,16 +167,6 @@ static SmallVector<Value> activeCaptures(MutableArrayRef<Region> regions,
     if (activity.isActive(value))
       captured.push_back(value);
   return captured;
-}
-
-/// Zero tensors need a static shape.
-static LogicalResult checkStatic(Operation *op, ArrayRef<Value> values) {
-  for (Value value : values)
-    if (!cast<RankedTensorType>(value.getType()).hasStaticShape())
-      return op->emitError("cannot differentiate through '")
-             << op->getName() << "': the derivative of a value of type "
-             << value.getType() << " needs a static shape";
-  return success();
 }
 
 Value mlir::tad::buildTripCount(OpBuilder &b, scf::ForOp loop) {
@@ -159,9 +206,6 @@ LogicalResult ReverseSweep::visitFor(scf::ForOp loop) {
   SmallVector<Value> captured = activeCaptures(loop->getRegions(), activity);
   SmallVector<Value> carriedResults = llvm::map_to_vector(
       carried, [&](unsigned i) { return Value(loop.getResult(i)); });
-  if (failed(checkStatic(loop, carriedResults)) ||
-      failed(checkStatic(loop, captured)))
-    return failure();
 
   OpBuilder before(loop);
   Value tripCount = buildTripCount(before, loop);
@@ -201,8 +245,9 @@ LogicalResult ReverseSweep::visitFor(scf::ForOp loop) {
   if (failed(nested.visitBlock(*loop.getBody())))
     return failure();
   SmallVector<Value> yields;
-  for (unsigned index : carried)
-    yields.push_back(nested.lookupOrZeros(loop.getRegionIterArgs()[index], loc));
+  for (auto [position, index] : llvm::enumerate(carried))
+    yields.push_back(nested.lookupOrZeros(loop.getRegionIterArgs()[index], loc,
+                                          reverseArgs[position]));
   for (Value value : captured)
     yields.push_back(nested.lookup(value));
   scf::YieldOp::create(inner, loc, yields);
@@ -246,8 +291,6 @@ LogicalResult ReverseSweep::visitIf(scf::IfOp branch) {
   SmallVector<Value> captured = activeCaptures(branch->getRegions(), activity);
   if (captured.empty())
     return success();
-  if (failed(checkStatic(branch, captured)))
-    return failure();
 
   auto reverse = scf::IfOp::create(
       b, loc, TypeRange(ValueRange(captured)), branch.getCondition(),

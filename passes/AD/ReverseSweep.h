@@ -21,6 +21,7 @@
 #include "passes/AD/DerivativeRules.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -72,8 +73,14 @@ public:
 private:
   LogicalResult visitFor(scf::ForOp loop);
   LogicalResult visitIf(scf::IfOp branch);
-  /// The adjoint of `value`, or a zero tensor of its type.
-  Value lookupOrZeros(Value value, Location loc);
+  /// tensor.extract_slice and tensor.insert_slice are linear; their
+  /// adjoints are the transposed slice ops (reading per-iteration inputs in
+  /// a loop, and reverse over reverse through a loop's stacks).
+  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
+  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
+  /// The adjoint of `value`, or a zero tensor of its type (shaped like
+  /// `like`, or `value`, when the type is dynamic).
+  Value lookupOrZeros(Value value, Location loc, Value like = {});
 
   OpBuilder &b;
   DerivativeRules &rules;

@@ -3,7 +3,8 @@ central differences of the compiled forward function: loops of 0, 1 and
 many iterations with static and dynamic bounds, scf.while with a
 data-dependent count, loop-carried tensors with captured weights, nested
 loops, a branch in a loop and a loop in a branch; forward over reverse (the
-JVP of the VJP) for some of them; a declared @f_vjp called by a training
+JVP of the VJP) and reverse over reverse (the VJP of the VJP) for some of
+them; a sequence read and written one slice per iteration; a declared @f_vjp called by a training
 step. Each case is compiled at -O0 and -O2, and the two must agree.
 
 Usage: loops_gradcheck.py  (prints PASS/FAIL lines, exits non-zero on a
@@ -170,6 +171,26 @@ func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
   return %r#0 : tensor<3xf64>
 }"""
 
+# A sequence read and written one step per iteration: x_t is a slice of the
+# input (its gradient lands in that slice), each h_t is written into an
+# output stack carried by the loop (tensor.extract_slice/insert_slice).
+SEQUENCE = """
+func.func @f(%x: tensor<5x2x3xf64>, %w: tensor<3x3xf64>, %h0: tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor<5x2x3xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %ys0 = tad.constant dense<0.0> : tensor<5x2x3xf64>
+  %r:2 = scf.for %t = %c0 to %c5 step %c1 iter_args(%h = %h0, %ys = %ys0) -> (tensor<2x3xf64>, tensor<5x2x3xf64>) {
+    %xt = tensor.extract_slice %x[%t, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<5x2x3xf64> to tensor<2x3xf64>
+    %a = tad.mm %h, %w : (tensor<2x3xf64>, tensor<3x3xf64>) -> tensor<2x3xf64>
+    %s = tad.add.Tensor %a, %xt : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
+    %n = tad.tanh %s : tensor<2x3xf64>
+    %ys2 = tensor.insert_slice %n into %ys[%t, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<2x3xf64> into tensor<5x2x3xf64>
+    scf.yield %n, %ys2 : tensor<2x3xf64>, tensor<5x2x3xf64>
+  }
+  return %r#0, %r#1 : tensor<2x3xf64>, tensor<5x2x3xf64>
+}"""
+
 # A derivative asked for by declaring and calling it (as a training step
 # does): one SGD step on w through the loop's declared VJP.
 DECLARED = CARRIED.replace("{N}", "5") + """
@@ -215,6 +236,9 @@ def cases():
         yield "loop in branch flag=%s" % flag, LOOP_IN_BRANCH, \
             [rng.standard_normal(3), rng.standard_normal(3),
              np.array(flag)]
+    yield "sequence in and out", SEQUENCE, \
+        [rng.standard_normal((5, 2, 3)), rng.standard_normal((3, 3)) * 0.6,
+         rng.standard_normal((2, 3))]
 
 
 def main():
@@ -259,7 +283,8 @@ def main():
     # f_vjp.
     second = ("carried 7 iterations", "dynamic bounds ub=8", "nested loops",
               "data-dependent branch sum(x)=0.7",
-              "branch in loop", "while sum(x)=3", "loop in branch flag=True")
+              "branch in loop", "while sum(x)=3", "loop in branch flag=True",
+              "sequence in and out")
     for name, source, args in cases():
         if name not in second:
             continue
@@ -279,6 +304,16 @@ def main():
             diff = [i for i, a in enumerate(full)
                     if np.issubdtype(a.dtype, np.floating)]
             ok, why = check_jvp(module.f_vjp, module.f_vjp_jvp, full, diff, rng)
+            report(label, ok, why)
+            # Reverse over reverse: the VJP of f_vjp, through the reverse
+            # loop's stacks (tensor.insert_slice/extract_slice).
+            label = "%s -O%d vjp of vjp" % (name, opt)
+            try:
+                module = tad.compile(source, vjp=["f", "f_vjp"], opt_level=opt)
+            except tad.CompileError as e:
+                report(label, False, "compile error\n%s" % e)
+                continue
+            ok, why = check_vjp(module.f_vjp, module.f_vjp_vjp, full, diff, rng)
             report(label, ok, why)
 
     # The declared derivative, called from @step, against --vjp=f's.

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -205,10 +207,27 @@ Value lowerDivScalar(DivScalarOp op, DivScalarOp::Adaptor adaptor,
 // Creation
 //===----------------------------------------------------------------------===//
 
-Value lowerZerosLike(ZerosLikeOp op, ZerosLikeOp::Adaptor, OpBuilder &b) {
-  return filledTensor(b, op.getLoc(), resultTypeOf(op),
-                      zeroConstant(b, op.getLoc(), elementTypeOf(op)));
-}
+/// zeros_like of any shape, dynamic included: derivatives of loops with a
+/// run-time trip count start from zeros shaped like their stacks.
+struct LowerZerosLike : OpConversionPattern<ZerosLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ZerosLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, adaptor.getSelf()),
+        type.getElementType());
+    Value zero = zeroConstant(rewriter, loc, type.getElementType());
+    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc,
+                                                  ValueRange{zero},
+                                                  ValueRange{empty})
+                               .getResult(0));
+    return success();
+  }
+};
 
 Value lowerFullLike(FullLikeOp op, FullLikeOp::Adaptor, OpBuilder &b) {
   return filledTensor(
@@ -247,7 +266,7 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   addLowering<MulScalarOp>(patterns, lowerMulScalar);
   addLowering<DivScalarOp>(patterns, lowerDivScalar);
 
-  addLowering<ZerosLikeOp>(patterns, lowerZerosLike);
+  patterns.add<LowerZerosLike>(patterns.getContext());
   addLowering<FullLikeOp>(patterns, lowerFullLike);
   addLowering<ConstantOp>(patterns, lowerConstant);
 }

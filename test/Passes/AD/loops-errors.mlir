@@ -45,18 +45,3 @@ func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
   %t = tensor.splat %e : tensor<3xf32>
   return %t : tensor<3xf32>
 }
-
-// -----
-
-// A carried value needs a static shape when its derivative starts as zeros
-// (here the initial value %y is not differentiable).
-func.func @f(%x: tensor<?xf32>, %y: tensor<?xf32> {tad.nondiff}, %n: index) -> tensor<?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error @+1 {{cannot differentiate through 'scf.for'}}
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %y) -> (tensor<?xf32>) {
-    %e = tad.mul.Tensor %h, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
-    scf.yield %e : tensor<?xf32>
-  }
-  return %r : tensor<?xf32>
-}

@@ -3,6 +3,8 @@
 
 // OPTION: error: tad-vjp: checkpoint must be 'store', 'sqrt' or a positive integer, not '0'
 
+// Errors of the reverse mode only.
+
 // A malformed checkpoint scheme is reported at its loop.
 func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
   %c0 = arith.constant 0 : index
@@ -28,4 +30,20 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
     scf.yield %s : tensor<3xf64>
   } {tad.checkpoint = "revolve"}
   return %r : tensor<3xf64>
+}
+
+// -----
+
+// A carried value of dynamic shape that the reverse sweep reads cannot be
+// stored per iteration (forward mode differentiates this loop: its zero
+// tangent is a tad.zeros_like of the initial value).
+func.func @f(%x: tensor<?xf32>, %y: tensor<?xf32> {tad.nondiff}, %n: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{cannot store a value of type 'tensor<?xf32>' per iteration of this loop for the reverse sweep (a static shape is needed)}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %y) -> (tensor<?xf32>) {
+    %e = tad.mul.Tensor %h, %x : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %e : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
 }
