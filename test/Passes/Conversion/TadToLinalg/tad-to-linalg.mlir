@@ -436,6 +436,17 @@ func.func @creation(%i: tensor<2xi64>, %a: tensor<4x3xf32>) -> (tensor<2xi64>, t
   return %0, %1, %2 : tensor<2xi64>, tensor<4x3xf32>, tensor<2xf64>
 }
 
+// zeros_like is the one op lowered at any shape (the zero derivatives of
+// loops with a run-time trip count): sizes from tensor.dim.
+// CHECK-LABEL: func.func @zeros_like_dynamic
+//       CHECK:   %[[D:.+]] = tensor.dim %arg0, %{{.+}} : tensor<?x3xf64>
+//       CHECK:   %[[E:.+]] = tensor.empty(%[[D]]) : tensor<?x3xf64>
+//       CHECK:   linalg.fill ins(%{{.+}} : f64) outs(%[[E]] : tensor<?x3xf64>)
+func.func @zeros_like_dynamic(%x: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  %0 = tad.zeros_like %x : tensor<?x3xf64>
+  return %0 : tensor<?x3xf64>
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion: elementwise chains (broadcasts included) fuse into one generic
 //===----------------------------------------------------------------------===//
