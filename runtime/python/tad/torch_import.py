@@ -18,6 +18,7 @@ decisions (which ops are identities, how constants and buffers are treated)
 are in docs/importer.md.
 """
 
+import contextlib
 import functools
 import os
 import re
@@ -26,6 +27,8 @@ import subprocess
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
+
+from . import _recurrent
 
 __all__ = ["TadImportError", "UnsupportedOpError", "ImportedFunction",
            "available_ops", "from_torch", "import_function", "trace"]
@@ -125,10 +128,16 @@ def _torch():
     return torch
 
 
-def trace(fn, example_args: Sequence):
+def trace(fn, example_args: Sequence, recurrent: str = "loop"):
     """``fn`` traced at the ATen level: a ``torch.fx.GraphModule`` whose
-    nodes carry ``stack_trace``. In-place ops are functionalized."""
+    nodes carry ``stack_trace``. In-place ops are functionalized.
+    ``recurrent``: "loop" traces ``nn.RNN``/``nn.LSTM``/``nn.GRU`` as one op
+    each that becomes an ``scf.for`` over time (_recurrent.py); "unroll"
+    lets PyTorch unroll them step by step."""
     torch = _torch()
+    if recurrent not in ("loop", "unroll"):
+        raise ValueError(f"recurrent must be 'loop' or 'unroll', not {recurrent!r}")
+    loops = _recurrent.as_loops() if recurrent == "loop" else contextlib.nullcontext()
     from torch.fx.experimental.proxy_tensor import PythonKeyTracer, make_fx
     try:
         from functorch import functionalize
@@ -137,7 +146,9 @@ def trace(fn, example_args: Sequence):
     saved = PythonKeyTracer.record_stack_traces
     PythonKeyTracer.record_stack_traces = True
     try:
-        return make_fx(functionalize(fn), decomposition_table=_decompositions())(*example_args)
+        with loops:
+            return make_fx(functionalize(fn),
+                           decomposition_table=_decompositions())(*example_args)
     except RuntimeError as e:
         if "data-dependent" in str(e) or "get value out of a tracing tensor" in str(e):
             raise TadImportError(
@@ -772,6 +783,9 @@ class _Emitter:
             src = self.value_of(n, n.args[0])
             self.ssa[n] = src[n.args[1]]
             return
+        if _recurrent.is_recurrent_op(n.target):
+            _recurrent.emit(self, n)
+            return
         if not hasattr(n.target, "_schema"):
             self.error(n, f"cannot import the call of {n.target!r}", UnsupportedOpError,
                        op=str(n.target))
@@ -1015,7 +1029,7 @@ def _attribute(ty: str, value, node, emitter) -> str:
 def import_function(fn, example_args: Sequence, name: str = "forward",
                     nondiff: Sequence[int] = (), const_args: Sequence[int] = (),
                     arg_names: Optional[Sequence[str]] = None, params: Sequence[int] = (),
-                    unused_ok=None) -> ImportedFunction:
+                    unused_ok=None, recurrent: str = "loop") -> ImportedFunction:
     """Traces ``fn(*example_args)`` (tensors in, a tensor or a tuple of
     tensors out) and returns it as a tad ``func.func``.
 
@@ -1026,6 +1040,7 @@ def import_function(fn, example_args: Sequence, name: str = "forward",
     ``params``: argument indices of parameters that require grad; each must
     reach the program through its argument (``unused_ok(names)`` returns
     the unused ones whose gradient PyTorch leaves undefined too).
+    ``recurrent``: how recurrent layers are imported (see ``trace``).
     """
     torch = _torch()
     example_args = [a if isinstance(a, torch.Tensor) else torch.as_tensor(a)
@@ -1033,7 +1048,7 @@ def import_function(fn, example_args: Sequence, name: str = "forward",
     originals = list(example_args)
     if arg_names is None:
         arg_names = [f"arg{i}" for i in range(len(example_args))]
-    gm = trace(fn, [a.detach().clone() for a in example_args])
+    gm = trace(fn, [a.detach().clone() for a in example_args], recurrent)
     # The emitter evaluates the graph on copies: ops such as a training-mode
     # native_batch_norm update their arguments (the running statistics) in place.
     return _Emitter(gm, [a.detach().clone() for a in example_args], name, nondiff,
@@ -1108,7 +1123,7 @@ def torch_unused_parameters(module, inputs, loss_fn=None, targets=()):
 
 
 def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool = False,
-               return_info: bool = False):
+               return_info: bool = False, recurrent: str = "loop"):
     """The tad MLIR text of ``module.forward`` (function ``@name``).
 
     Arguments: the example inputs, then the module's parameters in
@@ -1116,7 +1131,10 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     values), except buffers the forward pass updates (BatchNorm's running
     statistics in training mode): those follow the parameters as arguments
     and their new values follow the outputs as results. With
-    ``return_info``, returns ``(text, ImportedFunction)``.
+    ``return_info``, returns ``(text, ImportedFunction)``. ``recurrent``:
+    "loop" (default) imports ``nn.RNN``/``nn.LSTM``/``nn.GRU`` as loops
+    over time, "unroll" as one cell per step (the GPU target runs no
+    loops yet).
     """
     torch = _torch()
     if not isinstance(example_args, (tuple, list)):
@@ -1132,7 +1150,7 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
         nondiff=range(n) if nondiff_inputs else (),
         const_args=range(n + len(params), n + len(params) + len(buffers)),
         arg_names=names, params=trained,
-        unused_ok=torch_unused_parameters(module, example_args))
+        unused_ok=torch_unused_parameters(module, example_args), recurrent=recurrent)
     if return_info:
         return imported.text, imported
     return imported.text
