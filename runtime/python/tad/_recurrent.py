@@ -64,18 +64,18 @@ def _forward(self, input, hx=None):
     """nn.RNNBase.forward through ``tad_recurrent::rnn``."""
     torch = _torch()
     from .torch_import import TadImportError
+    # functional_call swaps parameters through a subclass: name the layer.
+    name = next(c.__name__ for c in type(self).__mro__
+                if c in (torch.nn.RNN, torch.nn.LSTM, torch.nn.GRU))
     if isinstance(input, torch.nn.utils.rnn.PackedSequence):
-        raise TadImportError(f"{type(self).__name__} with a PackedSequence input cannot be "
+        raise TadImportError(f"{name} with a PackedSequence input cannot be "
                              "imported as a loop (pad the sequences, or pass "
                              "recurrent='unroll' to unroll it)")
     if self.dropout and self.training and self.num_layers > 1:
-        raise TadImportError(f"{type(self).__name__} with dropout={self.dropout} between "
+        raise TadImportError(f"{name} with dropout={self.dropout} between "
                              "layers in training mode cannot be imported (random masks); "
                              "use eval() or dropout=0")
-    if type(self) is torch.nn.RNN:
-        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
-    else:
-        mode = self.mode
+    mode = self.mode  # LSTM, GRU, RNN_TANH or RNN_RELU
     batched = input.dim() == 3
     if not batched:
         input = input.unsqueeze(0 if self.batch_first else 1)
