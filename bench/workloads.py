@@ -1,4 +1,4 @@
-"""The six benchmark workloads, defined in PyTorch (float32).
+"""The benchmark workloads, defined in PyTorch (float32).
 
 Each ``make_<name>()`` returns ``(model, inputs, targets, loss_fn)``: the
 loss is ``loss_fn(model(*inputs), *targets)``, the same function for PyTorch
@@ -71,6 +71,27 @@ def make_lstm():
     return model, (torch.randn(16, 32, 128),), (torch.randn(16, 10),), F.mse_loss
 
 
+class LSTMHead(nn.Module):
+    """nn.LSTM (imported as one loop over time) and a linear head on h_n."""
+
+    def __init__(self, input_size=128, hidden=256, out=10):
+        super().__init__()
+        self.lstm = nn.LSTM(input_size, hidden, batch_first=True)
+        self.head = nn.Linear(hidden, out)
+
+    def forward(self, x):
+        _, (h, _) = self.lstm(x)
+        return self.head(h[0])
+
+
+def make_lstm_loop(steps=32):
+    return LSTMHead(), (torch.randn(16, steps, 128),), (torch.randn(16, 10),), F.mse_loss
+
+
+def make_lstm_loop_512():
+    return make_lstm_loop(512)
+
+
 class Elementwise(nn.Module):
     def __init__(self, n=1 << 20):
         super().__init__()
@@ -96,6 +117,9 @@ WORKLOADS = {
     "transformer_block": (make_transformer_block,
                           "pre-LN block d=256, 4 heads, FFN 1024 GELU, seq 128, batch 8, MSE"),
     "lstm": (make_lstm, "LSTM input 128, hidden 256, 32 steps, batch 16, linear head + MSE"),
+    "lstm_loop": (make_lstm_loop, "nn.LSTM (an scf.for over time) input 128, hidden 256, "
+                  "32 steps, batch 16, linear head + MSE"),
+    "lstm_loop_512": (make_lstm_loop_512, "the same nn.LSTM over 512 steps"),
     "elementwise": (make_elementwise, "sum(tanh(x*w+b)*sigmoid(x)), 1M floats"),
 }
 
