@@ -126,13 +126,14 @@ private:
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
   }
 
-  /// max(1, ceil(sqrt(n))) at run time.
+  /// max(1, ceil(sqrt(n))) at run time, computed in i64 and f64.
   Value sqrtLength(Value tripCount) {
     Type i64 = b.getI64Type(), f64 = b.getF64Type();
-    Value n = type.isIndex()
-                  ? arith::IndexCastOp::create(b, loc, i64, tripCount)
-                        .getResult()
-                  : arith::ExtSIOp::create(b, loc, i64, tripCount).getResult();
+    Value n = tripCount;
+    if (type.isIndex())
+      n = arith::IndexCastOp::create(b, loc, i64, n);
+    else if (type.getIntOrFloatBitWidth() < 64)
+      n = arith::ExtSIOp::create(b, loc, i64, n);
     Value root = math::SqrtOp::create(
         b, loc, arith::SIToFPOp::create(b, loc, f64, n).getResult());
     Value k = arith::FPToSIOp::create(
@@ -141,7 +142,9 @@ private:
         b, loc, k, arith::ConstantIntOp::create(b, loc, 1, 64).getResult());
     if (type.isIndex())
       return arith::IndexCastOp::create(b, loc, type, k);
-    return arith::TruncIOp::create(b, loc, type, k);
+    if (type.getIntOrFloatBitWidth() < 64)
+      return arith::TruncIOp::create(b, loc, type, k);
+    return k;
   }
 
   /// One iteration of the original body, the `iteration`-th (from 0), on

@@ -48,6 +48,28 @@ func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
   return %b : tensor<3xf64>
 }"""
 
+# Induction variables of type i64 and i32 with run-time bounds (the "sqrt"
+# segment length is computed in i64 and converted back).
+INTEGER_IVS = """
+func.func @f(%x: tensor<3xf64>, %nt: tensor<i64>, %mt: tensor<i32>) -> tensor<3xf64> {
+  %n = tensor.extract %nt[] : tensor<i64>
+  %m = tensor.extract %mt[] : tensor<i32>
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<3xf64>) : i64 {
+    %s = tad.sin %h : tensor<3xf64>
+    scf.yield %s : tensor<3xf64>
+  }
+  %d0 = arith.constant 0 : i32
+  %d1 = arith.constant 2 : i32
+  %r2 = scf.for %i = %d0 to %m step %d1 iter_args(%h = %r) -> (tensor<3xf64>) : i32 {
+    %s = tad.sin %h : tensor<3xf64>
+    scf.yield %s : tensor<3xf64>
+  }
+  return %r2 : tensor<3xf64>
+}
+"""
+
 SCHEMES = ("sqrt", "2", "3", "4")
 
 
@@ -73,6 +95,9 @@ def cases():
            [np.array([0.5, -0.2, 0.4]), np.array([0.9, -1.1, 0.7])], False)
     yield ("while", loops_gradcheck.WHILE,
            [np.array([1.0, 0.7, 1.3]), np.array([1.0, 0.9, 1.1])], True)
+    yield ("i64 and i32 induction variables", INTEGER_IVS,
+           [rng.standard_normal(3), np.array(17, dtype=np.int64),
+            np.array(30, dtype=np.int32)], True)
     yield ("attributes", ATTRIBUTES,
            [rng.standard_normal(3), rng.standard_normal(3) * 0.8], False)
 
