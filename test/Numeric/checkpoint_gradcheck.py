@@ -93,6 +93,12 @@ def cases():
             rng.standard_normal(3)], True)
     yield ("data-dependent branch", loops_gradcheck.DATA_BRANCH,
            [np.array([0.5, -0.2, 0.4]), np.array([0.9, -1.1, 0.7])], False)
+    for flag in (True, False):
+        yield ("loop of 9 in a branch flag=%s" % flag,
+               loops_gradcheck.LOOP_IN_BRANCH.replace(
+                   "%c3 = arith.constant 3", "%c3 = arith.constant 9"),
+               [rng.standard_normal(3), rng.standard_normal(3), np.array(flag)],
+               flag)
     yield ("while", loops_gradcheck.WHILE,
            [np.array([1.0, 0.7, 1.3]), np.array([1.0, 0.9, 1.1])], True)
     yield ("i64 and i32 induction variables", INTEGER_IVS,

@@ -135,6 +135,20 @@ for cls in (torch.nn.GRU, torch.nn.LSTM, torch.nn.RNN):
     report(f"{cls.__name__} 2 layers JVP", abs(got - expected) <= 1e-6 * max(1, abs(expected)),
            f"got {got}, central differences {expected}")
 
+# Checkpointing applies to the imported loops: the same gradients.
+layer = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True).double()
+model = Loss(layer, False)
+x = torch.randn(20, 2, 3, dtype=torch.float64)
+text = from_torch(model, [x])
+args = [x.numpy()] + [p.detach().numpy() for p in model.parameters()]
+stored = tad.compile(text, vjp="forward").forward_vjp(*args, np.ones(()))
+for scheme in ("sqrt", 3):
+    checkpointed = tad.compile(text, vjp="forward", checkpoint=scheme).forward_vjp(
+        *args, np.ones(()))
+    report(f"LSTM checkpoint={scheme} equals store",
+           all(np.allclose(a, b, rtol=1e-12, atol=1e-13)
+               for a, b in zip(stored, checkpointed)))
+
 # The program does not grow with the sequence length.
 layer = torch.nn.LSTM(3, 4)
 sizes = [len(from_torch(Loss(layer, False), [torch.randn(t, 2, 3)]).splitlines())
