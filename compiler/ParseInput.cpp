@@ -38,19 +38,25 @@ static size_t findIndexDenseArray(StringRef text) {
   return StringRef::npos;
 }
 
+std::optional<tad::ParserHazard> tad::findParserHazard(StringRef text) {
+  size_t offset = findIndexDenseArray(text);
+  if (offset == StringRef::npos)
+    return std::nullopt;
+  return ParserHazard{offset, "dense arrays of 'index' elements are not "
+                              "supported; use array<i64: ...>"};
+}
+
 OwningOpRef<ModuleOp> tad::parseInput(llvm::SourceMgr &sourceMgr,
                                       MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   StringRef text = buffer->getBuffer();
-  size_t offset = findIndexDenseArray(text);
-  if (offset != StringRef::npos) {
+  if (std::optional<ParserHazard> hazard = findParserHazard(text)) {
     auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(text.data() + offset));
+        llvm::SMLoc::getFromPointer(text.data() + hazard->offset));
     emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
                                   line, column))
-        << "dense arrays of 'index' elements are not supported; use "
-           "array<i64: ...>";
+        << hazard->message;
     return nullptr;
   }
   return parseSourceFile<ModuleOp>(sourceMgr, context);

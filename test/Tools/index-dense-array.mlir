@@ -1,6 +1,8 @@
-// MLIR 22's parser crashes on a dense array of `index` elements; tadc
-// reports it instead, at its location.
+// MLIR 22's parser crashes on a dense array of `index` elements; tadc and
+// tad-opt (given a file) report it instead, at its location.
 // RUN: not tadc %s --emit=mlir -o - 2>&1 | FileCheck %s
+// RUN: not tad-opt %s 2>&1 | FileCheck %s
+// RUN: not tad-opt %S/Inputs/index-dense-array-in-reshape.mlir 2>&1 | FileCheck %s --check-prefix=RESHAPE
 // RUN: not tadc %S/Inputs/index-dense-array-in-reshape.mlir -o %t.so 2>&1 | FileCheck %s --check-prefix=RESHAPE
 
 // A string or a comment that mentions array<index: 1> is no array.

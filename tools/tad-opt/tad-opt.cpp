@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/GpuPipeline.h"
+#include "compiler/ParseInput.h"
 #include "compiler/Pipeline.h"
 #include "compiler/TadPipeline.h"
 #include "compiler/rules/RuleSet.h"
@@ -20,8 +21,10 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -42,6 +45,28 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::tad::TadDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tad optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tad optimizer driver\n", registry);
+  // An input file is first checked for what crashes MLIR's parser
+  // (compiler/ParseInput.h); standard input goes to the parser unchecked.
+  if (inputFilename != "-") {
+    std::string message;
+    std::unique_ptr<llvm::MemoryBuffer> input =
+        mlir::openInputFile(inputFilename, &message);
+    if (!input) {
+      llvm::errs() << message << "\n";
+      return EXIT_FAILURE;
+    }
+    if (std::optional<mlir::tad::ParserHazard> hazard =
+            mlir::tad::findParserHazard(input->getBuffer())) {
+      llvm::SourceMgr sourceMgr;
+      const char *start = input->getBufferStart() + hazard->offset;
+      sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+      sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(start),
+                             llvm::SourceMgr::DK_Error, hazard->message);
+      return EXIT_FAILURE;
+    }
+  }
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, inputFilename, outputFilename, registry));
 }
