@@ -51,6 +51,7 @@ from .compiler import CompileError, compile, find_tadc
 from .device import DeviceArray, device_array
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
+from ._recurrent import scan
 from .torch_import import TadImportError, UnsupportedOpError, from_torch
 from .train import SGD, Adam, AdamW, TrainStep, compile_train_step
 
@@ -61,6 +62,6 @@ __all__ = [
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",
     "STATUS_INDEX",
     "DeviceArray", "device_array",
-    "from_torch", "TadImportError", "UnsupportedOpError",
+    "from_torch", "scan", "TadImportError", "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
 ]

@@ -22,6 +22,11 @@ import contextlib
 _MODES = ("LSTM", "GRU", "RNN_TANH", "RNN_RELU")
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 _library = None
+# While the importer traces: scan() calls the op instead of looping.
+_tracing = False
+# The step functions of the scans met while tracing, by id: (function,
+# whether the carry is a single tensor).
+_steps = {}
 
 
 def _torch():
@@ -52,12 +57,100 @@ def _register():
         return out, h, h.clone()
 
     lib.impl("rnn", kernel, "CPU")
+    lib.define("scan(Tensor[] init, Tensor xs, Tensor[] params, int fn) -> Tensor[]")
+
+    def scan_kernel(init, xs, params, fn):
+        step, single = _steps[fn]
+        try:
+            carry, ys = _run_scan(step, init, xs, params, single)
+        except (RuntimeError, NotImplementedError) as e:
+            from .torch_import import TadImportError
+            raise TadImportError(
+                "tad.scan: the step function failed on its arguments; it must read no "
+                "tensor other than its arguments (pass the weights in `params`): "
+                + str(e).splitlines()[0]) from None
+        return list(carry) + [ys]
+
+    lib.impl("scan", scan_kernel, "CPU")
     _library = lib
+
+
+def _run_scan(step, init, xs, params, single):
+    """The loop itself, in PyTorch."""
+    torch = _torch()
+    carry = list(init)
+    ys = []
+    for t in range(xs.shape[0]):
+        new, y = step(carry[0] if single else tuple(carry), xs[t], *params)
+        carry = [new] if single else list(new)
+        ys.append(y)
+    return carry, torch.stack(ys)
+
+
+def _captured_state(step):
+    """What tensors or modules `step` holds other than through its
+    arguments (closure cells, a bound method's object, defaults, a
+    partial's arguments), described; empty if none."""
+    import functools
+    torch = _torch()
+    held = []
+    while isinstance(step, functools.partial):
+        held += list(step.args) + list(step.keywords.values())
+        step = step.func
+    held.append(getattr(step, "__self__", None))
+    held += [cell.cell_contents for cell in (getattr(step, "__closure__", None) or ())
+             if cell.cell_contents is not None]
+    held += list(getattr(step, "__defaults__", None) or ())
+    for value in held:
+        if isinstance(value, torch.Tensor):
+            return "a tensor"
+        if isinstance(value, torch.nn.Module):
+            name = next(c.__name__ for c in type(value).__mro__
+                        if not c.__name__.startswith("StatelessReplacer"))
+            return f"a module ({name})"
+    return ""
+
+
+def scan(step, init, xs, params=()):
+    """``for t: carry, y_t = step(carry, xs[t], *params)``; returns
+    ``(carry, ys)``, the ``y_t`` stacked along a new first dimension.
+
+    ``step`` must compute from its arguments only (as ``jax.lax.scan``'s
+    function): the weights it uses are passed in ``params`` (a module's
+    ``parameters()``, say). ``init`` is a tensor or a tuple of tensors (the
+    carry keeps its shapes and dtypes), ``xs`` a tensor whose first
+    dimension is time. In PyTorch this is a Python loop; imported by tad
+    (``from_torch``, ``compile_train_step``), ``step`` is traced once and
+    becomes the body of one ``scf.for``, instead of being unrolled per step
+    (docs/importer.md).
+    """
+    torch = _torch()
+    single = isinstance(init, torch.Tensor)
+    init = [init] if single else list(init)
+    params = list(params)
+    if not _tracing:
+        carry, ys = _run_scan(step, init, xs, params, single)
+        return (carry[0] if single else tuple(carry)), ys
+    captured = _captured_state(step)
+    if captured:
+        from .torch_import import TadImportError
+        raise TadImportError(
+            f"tad.scan: the step function captures {captured}; it must compute from its "
+            "arguments only (pass the weights in `params`), or its gradient would be lost")
+    _steps[id(step)] = (step, single)
+    results = torch.ops.tad_recurrent.scan(init, xs, params, id(step))
+    carry = results[:-1]
+    return (carry[0] if single else tuple(carry)), results[-1]
 
 
 def is_recurrent_op(target) -> bool:
     return _library is not None and \
         target is _torch().ops.tad_recurrent.rnn.default
+
+
+def is_scan_op(target) -> bool:
+    return _library is not None and \
+        target is _torch().ops.tad_recurrent.scan.default
 
 
 def _forward(self, input, hx=None):
@@ -111,16 +204,20 @@ def _forward(self, input, hx=None):
 
 @contextlib.contextmanager
 def as_loops():
-    """While active, recurrent layers trace as ``tad_recurrent::rnn``."""
+    """While active, recurrent layers trace as ``tad_recurrent::rnn`` and
+    ``scan`` as ``tad_recurrent::scan``."""
+    global _tracing
     torch = _torch()
     _register()
     classes = (torch.nn.RNN, torch.nn.LSTM, torch.nn.GRU)
     saved = [cls.forward for cls in classes]
     for cls in classes:
         cls.forward = _forward
+    _tracing = True
     try:
         yield
     finally:
+        _tracing = False
         for cls, forward in zip(classes, saved):
             cls.forward = forward
 
@@ -329,3 +426,65 @@ def emit(emitter, node):
     from .torch_import import _Value
     emitter.ssa[node] = [_Value(*out), _Value(*h_n),
                          _Value(*(c_n if mode == "LSTM" else h_n))]
+
+
+def emit_scan(emitter, node):
+    """One ``tad_recurrent::scan`` node: its step traced once (with the carry,
+    one step of xs and the parameters as inputs) and emitted as the body of
+    an ``scf.for``; its results are the final carry, then the stacked ys."""
+    from .torch_import import TadImportError, _bind, _Emitter, _Value, trace
+    args = _bind(node.target._schema, node.args, node.kwargs)
+    step, single = _steps[args["fn"]]
+    init = emitter.value_of(node, args["init"])
+    xs = emitter.value_of(node, args["xs"])
+    params = emitter.value_of(node, args["params"])
+    init_ex = [emitter.env[a] for a in args["init"]]
+    xs_ex = emitter.env[args["xs"]]
+    params_ex = [emitter.env[p] for p in args["params"]]
+    k = len(init)
+
+    def body(*flat):
+        carry, x, ps = flat[:k], flat[k], flat[k + 1:]
+        new, y = step(carry[0] if single else tuple(carry), x, *ps)
+        return tuple([new] if single else list(new)) + (y,)
+
+    examples = [t.detach().clone() for t in init_ex + [xs_ex[0]] + params_ex]
+    gm = trace(body, examples)
+    (xs_dims, elt) = _shape(xs[1])
+    steps = xs_dims[0]
+    w = _Writer(emitter, elt)
+    indent = 1
+    c0, c1, cT = w.index(0, indent), w.index(1, indent), w.index(steps, indent)
+
+    # Emit the body once to learn y's type, into a separate list of lines.
+    loop, t = emitter.fresh(), emitter.fresh()
+    carried = [(emitter.fresh(), v[1]) for v in init]
+    seq_arg = emitter.fresh()
+    x_t = (emitter.fresh(), _ty(xs_dims[1:], elt))
+    sub = _Emitter(gm, examples, "scan", (), (),
+                   [f"arg{i}" for i in range(len(examples))])
+    sub.counter = emitter.counter
+    outputs = sub.inline([_Value(*v) for v in carried + [x_t] + list(params)])
+    emitter.counter = sub.counter
+    new_carry, y = outputs[:-1], outputs[-1]
+    for before, after in zip(carried, new_carry):
+        if before[1] != after.type:
+            raise TadImportError(f"tad.scan: the step turns a carry of type {before[1]} into "
+                                 f"{after.type}; the carry must keep its type")
+    (y_dims, y_elt) = _shape(y.type)
+    seq = w.zeros([steps] + y_dims, indent)
+    inits = [f"{a[0]} = {v[0]}" for a, v in zip(carried, init)] + [f"{seq_arg} = {seq[0]}"]
+    types = [v[1] for v in init] + [seq[1]]
+    w.line(f"{loop}:{k + 1} = scf.for {t} = {c0} to {cT} step {c1} "
+           f"iter_args({', '.join(inits)}) -> ({', '.join(types)}) {{", indent)
+    w.line(f"{x_t[0]} = tensor.extract_slice {xs[0]}[{t}" + ", 0" * (len(xs_dims) - 1)
+           + "] [1" + "".join(f", {d}" for d in xs_dims[1:]) + "] ["
+           + ", ".join("1" for _ in xs_dims) + f"] : {xs[1]} to {x_t[1]}", indent + 1)
+    emitter.lines += ["  " + line for line in sub.lines]
+    seq_new = w.insert((y.ref, y.type), (seq_arg, seq[1]), [t] + [0] * len(y_dims),
+                       [1] + y_dims, indent + 1)
+    yields = [(v.ref, v.type) for v in new_carry] + [seq_new]
+    w.line("scf.yield " + ", ".join(v[0] for v in yields) + " : "
+           + ", ".join(v[1] for v in yields), indent + 1)
+    w.line("}", indent)
+    emitter.ssa[node] = [_Value(f"{loop}#{i}", types[i]) for i in range(k + 1)]

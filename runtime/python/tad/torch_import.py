@@ -557,6 +557,27 @@ class _Emitter:
             self.ssa[n] = _Value(f"%arg{len(arg_types)}", ty)
             arg_types.append(ty + attr)
 
+        result_refs = self.walk(graph, updated)
+
+        lines = []
+        sig = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(arg_types))
+        res_types = [v.type for v in result_refs]
+        res = res_types[0] if len(res_types) == 1 else "(" + ", ".join(res_types) + ")"
+        lines.append(f"func.func @{self.name}({sig}) -> {res} {{")
+        lines += self.lines
+        lines.append("  return " + ", ".join(v.ref for v in result_refs) + " : "
+                     + ", ".join(res_types))
+        lines.append("}")
+        return ImportedFunction(self.name, "\n".join(lines) + "\n",
+                                tuple(t.split(" ")[0] for t in arg_types),
+                                tuple(res_types), tuple(i for i, _ in updated))
+
+    def walk(self, graph, updated=()):
+        """Emits the ops of `graph` whose values depend on the inputs (the
+        placeholders' values and SSA names are set); returns the values of
+        its outputs, then of the buffers in `updated`."""
+        torch = _torch()
+        fx = torch.fx
         result_refs = []
         for n in graph.nodes:
             if n.op == "placeholder":
@@ -597,19 +618,26 @@ class _Emitter:
             if self.const[n]:
                 continue
             self.emit(n)
+        return result_refs
 
-        lines = []
-        sig = ", ".join(f"%arg{i}: {t}" for i, t in enumerate(arg_types))
-        res_types = [v.type for v in result_refs]
-        res = res_types[0] if len(res_types) == 1 else "(" + ", ".join(res_types) + ")"
-        lines.append(f"func.func @{self.name}({sig}) -> {res} {{")
-        lines += self.lines
-        lines.append("  return " + ", ".join(v.ref for v in result_refs) + " : "
-                     + ", ".join(res_types))
-        lines.append("}")
-        return ImportedFunction(self.name, "\n".join(lines) + "\n",
-                                tuple(t.split(" ")[0] for t in arg_types),
-                                tuple(res_types), tuple(i for i, _ in updated))
+    def inline(self, bindings):
+        """Emits the graph's ops with its placeholders bound to the SSA
+        values `bindings` (a loop body, _recurrent.py); returns the values
+        of its outputs."""
+        graph = self.gm.graph
+        graph.eliminate_dead_code()
+        for n in graph.nodes:
+            if n.op == "call_function" and getattr(n.target, "_schema", None) is not None \
+                    and n.target._schema.is_mutable:
+                self.error(n, f"aten.{_op_key(n.target)} mutates its arguments; "
+                           "tad has value semantics and cannot import it",
+                           UnsupportedOpError, op=f"aten.{_op_key(n.target)}")
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        for n, example, value in zip(placeholders, self.args, bindings):
+            self.env[n] = example
+            self.const[n] = False
+            self.ssa[n] = value
+        return self.walk(graph)
 
     def check_parameters(self, graph, placeholders):
         """Every parameter must reach the program through its argument.
@@ -785,6 +813,9 @@ class _Emitter:
             return
         if _recurrent.is_recurrent_op(n.target):
             _recurrent.emit(self, n)
+            return
+        if _recurrent.is_scan_op(n.target):
+            _recurrent.emit_scan(self, n)
             return
         if not hasattr(n.target, "_schema"):
             self.error(n, f"cannot import the call of {n.target!r}", UnsupportedOpError,

@@ -1,4 +1,5 @@
-"""nn.RNN / nn.LSTM / nn.GRU imported as loops (runtime/python/tad/_recurrent.py):
+"""nn.RNN / nn.LSTM / nn.GRU and tad.scan imported as loops
+(runtime/python/tad/_recurrent.py):
 every mode and option against torch.autograd in float64 (forward, the VJP
 with respect to the input, the initial states and every parameter), -O0
 and -O2 agreeing, one case in float32, forward mode (JVP) for one case,
@@ -157,6 +158,73 @@ report("program size independent of the sequence length", sizes[0] == sizes[1],
        f"{sizes} lines")
 unrolled = from_torch(Loss(layer, False), [torch.randn(16, 2, 3)], recurrent="unroll")
 report("recurrent='unroll' unrolls", "scf.for" not in unrolled)
+
+# tad.scan: a recurrence written in Python, traced once into one loop.
+def lstm_step(carry, x, w, u, b):
+    h, c = carry
+    i, f, g, o = (x @ w.t() + h @ u.t() + b).chunk(4, dim=1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    return (h, c), h.sum(1)
+
+
+def decay_step(h, x, a):
+    h = torch.tanh(a * h + x)
+    return h, h * h
+
+
+class Scanned(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(16, 3) * 0.5)
+        self.u = torch.nn.Parameter(torch.randn(16, 4) * 0.5)
+        self.b = torch.nn.Parameter(torch.randn(16) * 0.1)
+        self.a = torch.nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        zeros = torch.zeros(x.shape[1], 4, dtype=x.dtype)
+        (h, c), ys = tad.scan(lstm_step, (zeros, zeros), x, params=(self.w, self.u, self.b))
+        h2, zs = tad.scan(decay_step, h, torch.tanh(x[..., :1]).expand(-1, -1, 4),
+                          params=(self.a,))
+        return (h2 ** 2).sum() + (c * 0.5).sum() + (ys ** 2).sum() + zs.sum()
+
+
+model = Scanned().double()
+x = torch.randn(6, 2, 3, dtype=torch.float64)
+manual = model(x)  # eager: tad.scan is a Python loop
+text = from_torch(model, [x])
+report("tad.scan imports as loops", text.count("scf.for") == 2, f"{text.count('scf.for')} loops")
+x = x.requires_grad_()
+ref = model(x)
+params = list(model.parameters())
+grads = torch.autograd.grad(ref, [x] + params)
+for opt in (0, 2):
+    got = tad.compile(text, vjp="forward", opt_level=opt).forward_vjp(
+        x.detach().numpy(), *[p.detach().numpy() for p in params], np.ones(()))
+    ok = np.allclose(got[0], ref.detach().numpy(), rtol=1e-10) and all(
+        np.allclose(a, b.numpy(), rtol=1e-9, atol=1e-11) for a, b in zip(got[1:], grads))
+    report(f"tad.scan -O{opt} forward and VJP", ok)
+longer = from_torch(model, [torch.randn(40, 2, 3, dtype=torch.float64)])
+report("tad.scan program size independent of the length",
+       len(longer.splitlines()) == len(text.splitlines()))
+
+
+class Closure(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        h, _ = tad.scan(lambda h, x: (torch.tanh(self.a * h + x), h), torch.zeros(4), x)
+        return h.sum()
+
+
+try:
+    from_torch(Closure(), [torch.randn(5, 4)])
+    report("tad.scan step reading a parameter refused", False, "imported")
+except TadImportError as e:
+    print("refused closure: " + str(e).splitlines()[0][:90])
+    report("tad.scan step reading a parameter refused", True)
 
 # Refused inputs.
 packed = torch.nn.utils.rnn.pack_padded_sequence(torch.randn(5, 2, 3), [5, 3])
