@@ -244,9 +244,10 @@ def _np(t):
 
 
 def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
-                    optimizer=None):
+                    optimizer=None, recurrent="loop"):
     """The MLIR text of a training step and what it needs at run time:
-    ``(text, param_names, buffer_names (updated ones), buffers, state)``."""
+    ``(text, param_names, buffer_names (updated ones), buffers, state)``.
+    ``recurrent``: how recurrent layers are imported (``from_torch``)."""
     import torch
     optimizer = optimizer or SGD()
     inputs = [torch.as_tensor(a) for a in example_inputs]
@@ -262,7 +263,8 @@ def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
         fn, data + params + buffers, "loss", nondiff=range(nd),
         const_args=range(nd + np_, nd + np_ + len(buffers)), arg_names=names,
         params=trained,
-        unused_ok=ti.torch_unused_parameters(model, inputs, loss_fn, targets))
+        unused_ok=ti.torch_unused_parameters(model, inputs, loss_fn, targets),
+        recurrent=recurrent)
     if imported.result_types[0] not in ("tensor<f32>", "tensor<f64>"):
         raise ti.TadImportError(
             f"the loss must be a scalar float tensor, not {imported.result_types[0]}")
@@ -359,8 +361,10 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
         inputs, targets = list(example_inputs) + list(example_targets), []
     else:
         inputs, targets = example_inputs, example_targets
+    # The GPU target runs no loops yet: recurrent layers unroll there.
     text, pnames, bnames, bvalues, state = train_step_mlir(
-        model, inputs, targets, loss_fn, optimizer)
+        model, inputs, targets, loss_fn, optimizer,
+        recurrent="unroll" if target == "cuda" else "loop")
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
                       target=target, extra_args=extra_args)
