@@ -52,7 +52,8 @@ from .device import DeviceArray, device_array
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from .torch_import import TadImportError, UnsupportedOpError, from_torch
-from .train import SGD, Adam, AdamW, TrainStep, compile_train_step
+from .train import (SGD, Adam, AdamW, TrainStep, compile_train_step,
+                    data_parallel_rank)
 
 __all__ = [
     "__version__", "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
@@ -63,4 +64,5 @@ __all__ = [
     "DeviceArray", "device_array",
     "from_torch", "TadImportError", "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
+    "data_parallel_rank",
 ]
