@@ -38,11 +38,13 @@ LogicalResult AllReduceOp::verify() {
   if (reduction != "sum" && reduction != "mean")
     return emitOpError("reduction must be \"sum\" or \"mean\", got \"")
            << reduction << "\"";
-  return verifyCollective(*this, getBucketBytes());
+  return verifyCollective(*this, static_cast<int64_t>(getBucketBytes()));
 }
 
 LogicalResult BroadcastFromOp::verify() {
-  if (getRoot() < 0)
-    return emitOpError("root must be a rank (>= 0), got ") << getRoot();
-  return verifyCollective(*this, getBucketBytes());
+  // I64Attr's accessor is unsigned.
+  auto root = static_cast<int64_t>(getRoot());
+  if (root < 0)
+    return emitOpError("root must be a rank (>= 0), got ") << root;
+  return verifyCollective(*this, static_cast<int64_t>(getBucketBytes()));
 }

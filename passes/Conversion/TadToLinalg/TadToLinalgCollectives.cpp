@@ -182,8 +182,10 @@ SmallVector<Value> lowerCollective(OpBuilder &b, Operation *op,
           Value flat = flatten(b, loc, inputs[i]);
           int64_t n = cast<RankedTensorType>(flat.getType()).getDimSize(0);
           bucket = tensor::InsertSliceOp::create(
-              b, loc, flat, bucket, ArrayRef<int64_t>{offset},
-              ArrayRef<int64_t>{n}, ArrayRef<int64_t>{1});
+              b, loc, flat, bucket,
+              ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
           offset += n;
         }
       }
@@ -197,9 +199,9 @@ SmallVector<Value> lowerCollective(OpBuilder &b, Operation *op,
         if (members.size() > 1)
           part = tensor::ExtractSliceOp::create(
               b, loc, RankedTensorType::get({n}, element), reduced,
-              ValueRange{}, ValueRange{}, ValueRange{},
-              b.getDenseI64ArrayAttr({offset}), b.getDenseI64ArrayAttr({n}),
-              b.getDenseI64ArrayAttr({1}));
+              ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
         results[i] = unflatten(b, loc, part, type);
         offset += n;
       }
