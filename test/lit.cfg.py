@@ -108,6 +108,9 @@ if shutil.which("mpirun"):
         "%mpirun",
         "timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none "
         "--mca btl self,vader --mca btl_vader_single_copy_mechanism none"))
+    # Open MPI's headers (libopenmpi-dev), for C programs that call MPI.
+    if os.path.exists("/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h"):
+        config.available_features.add("mpi-dev")
     try:
         subprocess.run(["/usr/bin/python3", "-c", "import mpi4py"], check=True,
                        capture_output=True)
