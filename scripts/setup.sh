@@ -10,6 +10,7 @@ PACKAGES=(
   mlir-22-tools libyaml-cpp-dev googletest libgtest-dev python3-numpy
   python3-dev python3-torch python3-sklearn python3-matplotlib libopenblas0-openmp
   libomp-22-dev pkg-config
+  libopenmpi-dev openmpi-bin python3-mpi4py
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

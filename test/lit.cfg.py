@@ -97,3 +97,23 @@ for feature, module in (("torch", "torch"), ("sklearn", "sklearn"),
         config.available_features.add(feature)
     except (OSError, subprocess.CalledProcessError):
         pass
+
+# The data-parallel tests (test/MPI) run ranks with Open MPI's mpirun
+# (openmpi-bin); the Python ones also need mpi4py (python3-mpi4py). As root,
+# on a machine with few cores, in a container: the flags of %mpirun
+# (docs/data-parallel.md).
+if shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    config.substitutions.append((
+        "%mpirun",
+        "timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none "
+        "--mca btl self,vader --mca btl_vader_single_copy_mechanism none"))
+    # Open MPI's headers (libopenmpi-dev), for C programs that call MPI.
+    if os.path.exists("/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h"):
+        config.available_features.add("mpi-dev")
+    try:
+        subprocess.run(["/usr/bin/python3", "-c", "import mpi4py"], check=True,
+                       capture_output=True)
+        config.available_features.add("mpi4py")
+    except (OSError, subprocess.CalledProcessError):
+        pass

@@ -356,5 +356,6 @@ include "dialects/Tad/TadIndexingOps.td"
 include "dialects/Tad/TadNNOps.td"
 include "dialects/Tad/TadCompositeOps.td"
 include "dialects/Tad/TadLinearAlgebraOps.td"
+include "dialects/Tad/TadCollectiveOps.td"
 
 #endif // TAD_OPS

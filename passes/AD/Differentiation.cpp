@@ -88,6 +88,14 @@ LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
     return primal.emitError("cannot differentiate '")
            << primal.getSymName() << "': it has more than one block";
   WalkResult walk = primal.getBody().walk([&](Operation *op) {
+    if (isa<AllReduceOp, BroadcastFromOp, BarrierOp>(op)) {
+      op->emitError("cannot differentiate through '")
+          << op->getName()
+          << "': collectives are not differentiable; differentiate the "
+             "per-rank function and all-reduce its gradients (see "
+             "docs/data-parallel.md)";
+      return WalkResult::interrupt();
+    }
     if (isa<CallOpInterface>(op)) {
       op->emitError("cannot differentiate through a call yet; inline the "
                     "callee into '")

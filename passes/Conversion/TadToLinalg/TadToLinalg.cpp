@@ -83,6 +83,7 @@ struct ConvertTadToLinalgPass
     lowering::populateActivationPatterns(patterns);
     lowering::populateGammaPatterns(patterns);
     lowering::populateLinearAlgebraPatterns(patterns, runtimeCalls);
+    lowering::populateCollectivePatterns(patterns, runtimeCalls);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         !shapesOk)

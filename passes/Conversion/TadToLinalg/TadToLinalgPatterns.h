@@ -132,6 +132,12 @@ void populateGammaPatterns(RewritePatternSet &patterns);
 void populateLinearAlgebraPatterns(RewritePatternSet &patterns,
                                    bool runtimeCalls);
 
+/// tad.all_reduce, tad.broadcast_from and tad.barrier as calls of the
+/// runtime's MPI layer, the operands fused into buckets; a located error
+/// where `runtimeCalls` is false (TadToLinalgCollectives.cpp).
+void populateCollectivePatterns(RewritePatternSet &patterns,
+                                bool runtimeCalls);
+
 /// The tensor families of TadReductionOps.td, TadShapeOps.td and
 /// TadIndexingOps.td: extremum/variance/logsumexp/norm/cumsum reductions
 /// (TadToLinalgExtremaAndStatistics.cpp), views, slices, joins and splits

@@ -53,7 +53,8 @@ from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from ._recurrent import scan
 from .torch_import import TadImportError, UnsupportedOpError, from_torch
-from .train import SGD, Adam, AdamW, TrainStep, compile_train_step
+from .train import (SGD, Adam, AdamW, TrainStep, compile_train_step,
+                    data_parallel_rank)
 
 __all__ = [
     "__version__", "ABI_VERSION", "CompileError", "Function", "Module", "Signature",
@@ -64,4 +65,5 @@ __all__ = [
     "DeviceArray", "device_array",
     "from_torch", "scan", "TadImportError", "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
+    "data_parallel_rank",
 ]

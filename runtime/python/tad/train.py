@@ -17,6 +17,15 @@ The generated program (``step.mlir``) has three public functions:
   ``@loss_vjp`` (declared only; tadc generates and inlines it) and writes the
   optimizer update in tad ops. Hyperparameters are compile-time constants.
 
+With ``data_parallel=True`` the step runs on every rank of an MPI job
+(``mpirun -np N python train.py``), each rank on its own part of the batch:
+``@train_step`` all-reduces (mean) the loss, the gradients and the updated
+buffers with one ``tad.all_reduce`` before the optimizer update, fused into
+buckets of ``bucket_bytes``; a fourth function, ``@sync_parameters``,
+broadcasts the parameters, buffers and optimizer state from rank 0
+(``tad.broadcast_from``), which ``TrainStep`` calls before the first step.
+See docs/data-parallel.md.
+
 Every result is a separate buffer (the ABI's results never alias its
 arguments), so the caller passes the old parameters and state and gets new
 ones; ``TrainStep`` swaps them. With ``target="cuda"`` the parameters,
@@ -192,8 +201,15 @@ class TrainStep:
     """
 
     def __init__(self, module, mlir, param_names, params, buffer_names, buffers,
-                 state, optimizer, compile_seconds, device_resident=True):
+                 state, optimizer, compile_seconds, device_resident=True,
+                 data_parallel=False):
         self.module = module
+        #: Whether the step averages gradients over the ranks of an MPI job.
+        self.data_parallel = data_parallel
+        #: This process's rank and the number of ranks (0 and 1 outside
+        #: mpirun; see data_parallel_rank).
+        self.rank, self.size = data_parallel_rank() if data_parallel else (0, 1)
+        self._synced = not data_parallel
         self.mlir = mlir
         self.param_names = list(param_names)
         self.params = list(params)
@@ -211,7 +227,28 @@ class TrainStep:
             self._spare = [module.device_empty(a.shape, a.dtype)
                            for a in self.params + self.buffers + self.state]
 
+    def sync_parameters(self):
+        """Replaces the parameters, buffers and optimizer state of every rank
+        by those of rank 0 (a collective: every rank must call it). A
+        data-parallel step calls it before its first step; call it again
+        after changing ``params`` on some ranks. Raises ``tad.TadError`` on
+        every rank when the ranks' models differ (parameter count, shapes
+        or dtypes)."""
+        if not self.data_parallel:
+            return
+        old = self.params + self.buffers + self.state
+        out = self.module.sync_parameters(*old)
+        if not isinstance(out, tuple):
+            out = (out,)
+        np_, nb = len(self.params), len(self.buffers)
+        self.params = list(out[:np_])
+        self.buffers = list(out[np_:np_ + nb])
+        self.state = list(out[np_ + nb:])
+        self._synced = True
+
     def __call__(self, *data) -> float:
+        if not self._synced:
+            self.sync_parameters()
         old = self.params + self.buffers + self.state
         if self._spare is not None:
             out = self.module.train_step(*data, *old, out=[None] + self._spare)
@@ -239,12 +276,31 @@ class TrainStep:
                     t.copy_(torch.from_numpy(np.asarray(values[name])))
 
 
+def data_parallel_rank():
+    """``(rank, size)`` of this process in the MPI job that launched it, from
+    the environment of the launcher (Open MPI's ``OMPI_COMM_WORLD_RANK`` and
+    ``OMPI_COMM_WORLD_SIZE``, MPICH/Hydra's ``PMI_RANK`` and ``PMI_SIZE``);
+    ``(0, 1)`` outside one. Reading them needs no MPI library, so a script
+    can split its data before the first step initialises MPI."""
+    import os
+    for rank, size in (("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
+                       ("PMI_RANK", "PMI_SIZE")):
+        if rank in os.environ and size in os.environ:
+            return int(os.environ[rank]), int(os.environ[size])
+    return 0, 1
+
+
+#: PyTorch DDP's default bucket cap (``bucket_cap_mb=25``).
+DEFAULT_BUCKET_BYTES = 25 * 1024 * 1024
+
+
 def _np(t):
     return t.detach().cpu().contiguous().numpy().copy()
 
 
 def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
-                    optimizer=None, recurrent="loop"):
+                    optimizer=None, data_parallel=False,
+                    bucket_bytes=DEFAULT_BUCKET_BYTES, recurrent="loop"):
     """The MLIR text of a training step and what it needs at run time:
     ``(text, param_names, buffer_names (updated ones), buffers, state)``.
     ``recurrent``: how recurrent layers are imported (``from_torch``)."""
@@ -328,19 +384,53 @@ def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
     loss = ("%vjp#0", loss_t)
     new_bufs = [(f"%vjp#{1 + k}", t) for k, t in enumerate(buf_t)]
     grads = [(f"%vjp#{len(res_t) + k}", t) for k, t in enumerate(param_t)]
+    if data_parallel:
+        # One collective for the loss, the gradients and the updated
+        # buffers: their mean over the ranks, fused into buckets.
+        reduced = [loss] + grads + new_bufs
+        types = ", ".join(t for _, t in reduced)
+        b.lines.append(
+            f'  %dp:{len(reduced)} = "tad.all_reduce"('
+            + ", ".join(r for r, _ in reduced)
+            + f') {{reduction = "mean", bucket_bytes = {int(bucket_bytes)} : i64}}'
+            + f" : ({types}) -> ({types})")
+        loss = ("%dp#0", loss_t)
+        grads = [(f"%dp#{1 + k}", t) for k, (_, t) in enumerate(grads)]
+        new_bufs = [(f"%dp#{1 + len(grads) + k}", t)
+                     for k, (_, t) in enumerate(new_bufs)]
     new_p, new_s = optimizer.update(b, p_refs, grads, s_refs)
     lines += b.lines
     results = [loss] + new_p + new_bufs + new_s
     lines.append("  return " + ", ".join(r for r, _ in results) + " : "
                  + ", ".join(t for _, t in results))
     lines.append("}")
+    if data_parallel:
+        # Every rank starts from rank 0's values (and checks that the
+        # ranks' models agree: the broadcast compares its signature).
+        synced = param_t + buf_t + state_t
+        sig = ", ".join(f"%s{i}: {t}" for i, t in enumerate(synced))
+        types = ", ".join(synced)
+        lines.append(f"func.func @sync_parameters({sig}) -> ({types}) {{")
+        if synced:
+            lines.append(
+                f'  %r:{len(synced)} = "tad.broadcast_from"('
+                + ", ".join(f"%s{i}" for i in range(len(synced)))
+                + f') {{root = 0 : i64, bucket_bytes = {int(bucket_bytes)} : i64}}'
+                + f" : ({types}) -> ({types})")
+            lines.append("  return " + ", ".join(f"%r#{i}" for i in range(len(synced)))
+                         + " : " + types)
+        else:
+            lines.append("  return")
+        lines.append("}")
     text = "\n".join(lines) + "\n"
     return text, pnames, buf_names, buf_values, state
 
 
 def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
                        optimizer=None, opt_level=3, output=None, target="cpu",
-                       extra_args=(), device_resident=True) -> TrainStep:
+                       extra_args=(), device_resident=True,
+                       data_parallel=False,
+                       bucket_bytes=DEFAULT_BUCKET_BYTES) -> TrainStep:
     """Compiles one training step of ``model`` with tadc.
 
     The loss is ``loss_fn(model(*inputs), *targets)``, or ``model(*inputs,
@@ -351,6 +441,16 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     optimizer state. ``target`` and ``extra_args`` go to ``tad.compile``;
     on a GPU target the values stay in device memory between steps unless
     ``device_resident`` is False.
+
+    ``data_parallel=True``: the step is one rank of an MPI job (launch
+    with ``mpirun``; docs/data-parallel.md). Each rank passes its own part
+    of the batch; the loss, the gradients and the updated buffers are
+    averaged over the ranks (``tad.all_reduce``, fused into buckets of at
+    most ``bucket_bytes``, 25 MiB by default as PyTorch DDP) before the
+    optimizer update, so every rank keeps the same parameters and state,
+    which the first call broadcasts from rank 0 (``sync_parameters``).
+    With the mean loss and equal parts, N steps on R ranks equal N steps
+    of one process on the whole batch. CPU target only.
     """
     import time
     if not isinstance(example_inputs, (tuple, list)):
@@ -361,9 +461,12 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
         inputs, targets = list(example_inputs) + list(example_targets), []
     else:
         inputs, targets = example_inputs, example_targets
+    if data_parallel and target != "cpu":
+        raise ValueError("data_parallel=True needs target='cpu' (the "
+                         "collectives call the CPU runtime; docs/data-parallel.md)")
     # The GPU target runs no loops yet: recurrent layers unroll there.
     text, pnames, bnames, bvalues, state = train_step_mlir(
-        model, inputs, targets, loss_fn, optimizer,
+        model, inputs, targets, loss_fn, optimizer, data_parallel, bucket_bytes,
         recurrent="unroll" if target == "cuda" else "loop")
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
@@ -371,4 +474,5 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     seconds = time.time() - start
     params = [_np(p) for _, p in model.named_parameters()]
     return TrainStep(module, text, pnames, params, bnames, bvalues, state,
-                     optimizer or SGD(), seconds, device_resident)
+                     optimizer or SGD(), seconds, device_resident,
+                     data_parallel)

@@ -8,7 +8,8 @@
  * frees the temporaries the call still holds, stores the message and jumps
  * back into __tad_run, which returns TAD_ERROR_MEMORY. Likewise an index
  * out of range (the checks of tad-check-indices call __tad_fail_index):
- * TAD_ERROR_INDEX.
+ * TAD_ERROR_INDEX; a failed MPI collective (mpi.c calls __tad_fail_runtime):
+ * TAD_ERROR_RUNTIME.
  *
  * Generated code holds no other resource a jump could leak (no locks, no
  * files, no C++ frames), and allocations happen on the calling thread,
@@ -84,4 +85,17 @@ void __tad_fail_index(int64_t index, int64_t lo, int64_t hi,
   __tad_set_error("%s: index %lld is out of range [%lld, %lld) in %s", name,
                   (long long)index, (long long)lo, (long long)hi, site);
   fail_call(frame, TAD_ERROR_INDEX);
+}
+
+void __tad_fail_runtime(const char *message) {
+  tad_call_frame *frame = current_frame;
+  const char *name = frame && frame->fn && frame->fn->name ? frame->fn->name
+                                                           : "tad";
+  if (!frame) {
+    fprintf(stderr, "tad: %s (outside the thread of a call); aborting\n",
+            message);
+    abort();
+  }
+  __tad_set_error("%s: %s", name, message);
+  fail_call(frame, TAD_ERROR_RUNTIME);
 }

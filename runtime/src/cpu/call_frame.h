@@ -37,6 +37,11 @@ TAD_HIDDEN _Noreturn void __tad_fail_allocation(size_t bytes);
 TAD_HIDDEN _Noreturn void __tad_fail_index(int64_t index, int64_t lo,
                                            int64_t hi, const char *site);
 
+/* Ends the current call with TAD_ERROR_RUNTIME and the message "f:
+ * <message>" (f the function called), freeing its temporaries; used by
+ * the MPI layer (mpi.c). Without a frame, prints and aborts. */
+TAD_HIDDEN _Noreturn void __tad_fail_runtime(const char *message);
+
 /* Detaches the temporaries `frame` still holds from it; frees them too when
  * `free_them` (the call failed and will not use them again). Defined by
  * alloc_cache.c. */

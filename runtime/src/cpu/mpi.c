@@ -1,0 +1,319 @@
+/*===- mpi.c - the collectives of tad.all_reduce and friends, over MPI ----===*
+ *
+ * tad-to-linalg lowers tad.all_reduce and tad.broadcast_from to
+ *
+ *   void _tad_mpi_collective_<f32|f64>(int64_t kind, int64_t dtype,
+ *       int64_t root, int64_t signature, int64_t bucket,
+ *       int64_t rank_in, void *in, int64_t rank_out, void *out)
+ *
+ * (kind 0 sum, 1 mean, 2 broadcast from `root`; `in` and `out` are 1-D
+ * contiguous unranked memrefs of one bucket) and tad.barrier to
+ * _tad_mpi_barrier(). See passes/Conversion/TadToLinalg/
+ * TadToLinalgCollectives.cpp and docs/data-parallel.md.
+ *
+ * MPI is not linked: modules must load on machines without it. The first
+ * collective loads Open MPI's libmpi.so.40 (or $TAD_MPI_LIBRARY) with
+ * dlopen(RTLD_GLOBAL: Open MPI's own plugins resolve symbols from it) and
+ * looks up the functions and the predefined handles it needs (Open MPI's
+ * handles are the addresses of its `ompi_mpi_*` globals; MPICH's integer
+ * handles are not supported). If the caller has not initialised MPI
+ * (MPI_Initialized), the runtime calls MPI_Init and registers MPI_Finalize
+ * with atexit; a caller that initialised MPI (a C program, mpi4py) keeps
+ * the responsibility of finalising it. The collectives run on a duplicate
+ * of MPI_COMM_WORLD whose error handler is MPI_ERRORS_RETURN, so a failing
+ * call returns a code, which becomes TAD_ERROR_RUNTIME with MPI's error
+ * string (__tad_fail_runtime unwinds to __tad_run like an out-of-range
+ * index).
+ *
+ * Before each bucket, the ranks compare (one MPI_Allreduce of 12 int64
+ * with MPI_MAX, of each value and its negation) the bucket's element
+ * count, the op's signature (a hash of the op and its operand types), the
+ * kind, the root, the bucket index and the dtype: a rank whose program
+ * differs makes every rank fail with the same diagnosis, where a
+ * mismatched MPI_Allreduce would hang or corrupt memory.
+ *
+ * Calls come from the thread that calls the module's function; MPI is
+ * initialised with MPI_Init (MPI_THREAD_SINGLE semantics), so a program
+ * must not run collectives from two threads at once.
+ *===----------------------------------------------------------------------===*/
+#include "call_frame.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void *mpi_handle; /* Open MPI: MPI_Comm, MPI_Datatype, ... */
+
+static struct {
+  int ok;             /* loaded and initialised */
+  char error[768];    /* why not, when !ok */
+  void *lib;
+  int initialised_by_us;
+  int (*Initialized)(int *);
+  int (*Finalized)(int *);
+  int (*Init)(int *, char ***);
+  int (*Finalize)(void);
+  int (*Comm_dup)(mpi_handle, mpi_handle *);
+  int (*Comm_set_errhandler)(mpi_handle, mpi_handle);
+  int (*Comm_rank)(mpi_handle, int *);
+  int (*Comm_size)(mpi_handle, int *);
+  int (*Allreduce)(const void *, void *, int, mpi_handle, mpi_handle,
+                   mpi_handle);
+  int (*Bcast)(void *, int, mpi_handle, int, mpi_handle);
+  int (*Barrier)(mpi_handle);
+  int (*Error_string)(int, char *, int *);
+  mpi_handle comm_world, t_float, t_double, t_int64, op_sum, op_max,
+      errors_return;
+  mpi_handle comm; /* our duplicate of MPI_COMM_WORLD */
+  int rank, size;
+} mpi;
+
+static pthread_once_t mpi_once = PTHREAD_ONCE_INIT;
+
+static void set_load_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(mpi.error, sizeof mpi.error, fmt, ap);
+  va_end(ap);
+}
+
+static void finalize_at_exit(void) {
+  int finalized = 1;
+  if (mpi.Finalized && mpi.Finalized(&finalized) == 0 && !finalized)
+    mpi.Finalize();
+}
+
+/* MPI's message for `rc`, into buf. */
+static const char *error_string(int rc, char *buf, int size) {
+  int len = 0;
+  buf[0] = 0;
+  /* Open MPI's MPI_MAX_ERROR_STRING is 256. */
+  if (size < 256 || !mpi.Error_string || mpi.Error_string(rc, buf, &len) != 0)
+    snprintf(buf, (size_t)size, "unknown error");
+  return buf;
+}
+
+static void load_mpi(void) {
+  const char *path = getenv("TAD_MPI_LIBRARY");
+  const char *tried = path && *path ? path : "libmpi.so.40";
+  mpi.lib = dlopen(tried, RTLD_NOW | RTLD_GLOBAL);
+  if (!mpi.lib && !(path && *path)) {
+    mpi.lib = dlopen("libmpi.so", RTLD_NOW | RTLD_GLOBAL);
+  }
+  if (!mpi.lib) {
+    const char *why = dlerror();
+    set_load_error("cannot load MPI (%s); install Open MPI (Debian: "
+                   "libopenmpi3, with openmpi-bin for mpirun) or set "
+                   "TAD_MPI_LIBRARY to its libmpi.so",
+                   why ? why : tried);
+    return;
+  }
+#define TAD_MPI_SYM(field, name)                                              \
+  do {                                                                        \
+    *(void **)&mpi.field = dlsym(mpi.lib, name);                              \
+    if (!mpi.field) {                                                         \
+      set_load_error("the MPI library %s has no symbol %s: tad supports Open " \
+                     "MPI (set TAD_MPI_LIBRARY to Open MPI's libmpi.so)",     \
+                     tried, name);                                            \
+      return;                                                                 \
+    }                                                                         \
+  } while (0)
+  TAD_MPI_SYM(Initialized, "MPI_Initialized");
+  TAD_MPI_SYM(Finalized, "MPI_Finalized");
+  TAD_MPI_SYM(Init, "MPI_Init");
+  TAD_MPI_SYM(Finalize, "MPI_Finalize");
+  TAD_MPI_SYM(Comm_dup, "MPI_Comm_dup");
+  TAD_MPI_SYM(Comm_set_errhandler, "MPI_Comm_set_errhandler");
+  TAD_MPI_SYM(Comm_rank, "MPI_Comm_rank");
+  TAD_MPI_SYM(Comm_size, "MPI_Comm_size");
+  TAD_MPI_SYM(Allreduce, "MPI_Allreduce");
+  TAD_MPI_SYM(Bcast, "MPI_Bcast");
+  TAD_MPI_SYM(Barrier, "MPI_Barrier");
+  TAD_MPI_SYM(Error_string, "MPI_Error_string");
+  TAD_MPI_SYM(comm_world, "ompi_mpi_comm_world");
+  TAD_MPI_SYM(t_float, "ompi_mpi_float");
+  TAD_MPI_SYM(t_double, "ompi_mpi_double");
+  TAD_MPI_SYM(t_int64, "ompi_mpi_int64_t");
+  TAD_MPI_SYM(op_sum, "ompi_mpi_op_sum");
+  TAD_MPI_SYM(op_max, "ompi_mpi_op_max");
+  TAD_MPI_SYM(errors_return, "ompi_mpi_errors_return");
+#undef TAD_MPI_SYM
+
+  int initialised = 0, finalized = 0;
+  mpi.Initialized(&initialised);
+  mpi.Finalized(&finalized);
+  if (finalized) {
+    set_load_error("MPI has already been finalised in this process");
+    return;
+  }
+  if (!initialised) {
+    int rc = mpi.Init(NULL, NULL);
+    if (rc != 0) {
+      char buf[512];
+      set_load_error("MPI_Init failed: %s", error_string(rc, buf, sizeof buf));
+      return;
+    }
+    mpi.initialised_by_us = 1;
+    atexit(finalize_at_exit);
+  }
+  char buf[512];
+  int rc = mpi.Comm_dup(mpi.comm_world, &mpi.comm);
+  if (rc == 0)
+    rc = mpi.Comm_set_errhandler(mpi.comm, mpi.errors_return);
+  if (rc == 0)
+    rc = mpi.Comm_rank(mpi.comm, &mpi.rank);
+  if (rc == 0)
+    rc = mpi.Comm_size(mpi.comm, &mpi.size);
+  if (rc != 0) {
+    set_load_error("cannot set up a communicator: %s",
+                   error_string(rc, buf, sizeof buf));
+    return;
+  }
+  mpi.ok = 1;
+}
+
+static const char *op_name(int64_t kind) {
+  return kind == 2 ? "tad.broadcast_from" : "tad.all_reduce";
+}
+
+static _Noreturn void fail(const char *fmt, ...) TAD_PRINTF_FORMAT(1, 2);
+static void fail(const char *fmt, ...) {
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof message, fmt, ap);
+  va_end(ap);
+  __tad_fail_runtime(message);
+}
+
+static void ensure_mpi(const char *op) {
+  pthread_once(&mpi_once, load_mpi);
+  if (!mpi.ok)
+    fail("%s: %s", op, mpi.error);
+}
+
+static void check(int rc, const char *op, const char *call) {
+  if (rc == 0)
+    return;
+  char buf[512];
+  fail("%s: %s failed on rank %d of %d: %s (MPI error %d)", op, call,
+       mpi.rank, mpi.size, error_string(rc, buf, sizeof buf), rc);
+}
+
+typedef struct memref_1d {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+} memref_1d;
+
+static void collective(int64_t kind, int64_t dtype, int64_t root,
+                       int64_t signature, int64_t bucket, int64_t rank_in,
+                       void *in_desc, int64_t rank_out, void *out_desc) {
+  const char *op = op_name(kind);
+  ensure_mpi(op);
+  memref_1d *in = in_desc, *out = out_desc;
+  int64_t elem = dtype == TAD_DTYPE_F64 ? 8 : 4;
+  if (rank_in != 1 || rank_out != 1 || in->size != out->size ||
+      (in->size > 1 && (in->stride != 1 || out->stride != 1)))
+    fail("%s: internal error: bucket %lld is not a contiguous 1-D buffer", op,
+         (long long)bucket);
+  int64_t count = in->size;
+
+  /* Do the ranks agree? */
+  int64_t mine[6] = {count, signature, kind, root, bucket, dtype};
+  int64_t local[12], global[12];
+  for (int i = 0; i < 6; ++i) {
+    local[i] = mine[i];
+    local[6 + i] = mine[i] == INT64_MIN ? INT64_MAX : -mine[i];
+  }
+  check(mpi.Allreduce(local, global, 12, mpi.t_int64, mpi.op_max, mpi.comm),
+        op, "MPI_Allreduce (the consistency check)");
+  int agree = 1;
+  for (int i = 0; i < 6; ++i)
+    if (global[i] != mine[i] || -global[6 + i] != mine[i])
+      agree = 0;
+  if (!agree)
+    fail("%s: the ranks run different programs: bucket %lld of this rank "
+         "(%d of %d) has %lld %s elements and signature %016llx, but the "
+         "ranks have between %lld and %lld elements%s%s; compile the same "
+         "model with the same shapes on every rank",
+         op, (long long)bucket, mpi.rank, mpi.size, (long long)count,
+         dtype == TAD_DTYPE_F64 ? "f64" : "f32", (unsigned long long)signature,
+         (long long)-global[6], (long long)global[0],
+         global[1] != -global[7] ? ", and different signatures (operand types)"
+                                 : "",
+         global[2] != -global[8] || global[3] != -global[9] ||
+                 global[5] != -global[11]
+             ? ", or different collectives"
+             : "");
+  if (kind == 2 && root >= mpi.size)
+    fail("%s: root %lld is not a rank (the job has %d)", op, (long long)root,
+         mpi.size);
+  if (count == 0)
+    return;
+
+  char *src = in->aligned + in->offset * elem;
+  char *dst = out->aligned + out->offset * elem;
+  mpi_handle type = dtype == TAD_DTYPE_F64 ? mpi.t_double : mpi.t_float;
+  const int64_t chunk = (int64_t)1 << 30; /* MPI counts are int */
+  if (kind == 2 && mpi.rank == root)
+    memcpy(dst, src, (size_t)(count * elem));
+  for (int64_t done = 0; done < count; done += chunk) {
+    int n = (int)(count - done < chunk ? count - done : chunk);
+    if (kind == 2)
+      check(mpi.Bcast(dst + done * elem, n, type, (int)root, mpi.comm), op,
+            "MPI_Bcast");
+    else
+      check(mpi.Allreduce(src + done * elem, dst + done * elem, n, type,
+                          mpi.op_sum, mpi.comm),
+            op, "MPI_Allreduce");
+  }
+  if (kind == 1 && mpi.size > 1) {
+    if (dtype == TAD_DTYPE_F64) {
+      double *d = (double *)dst, s = (double)mpi.size;
+      for (int64_t i = 0; i < count; ++i)
+        d[i] /= s;
+    } else {
+      float *d = (float *)dst, s = (float)mpi.size;
+      for (int64_t i = 0; i < count; ++i)
+        d[i] /= s;
+    }
+  }
+}
+
+TAD_HIDDEN void _tad_mpi_collective_f32(int64_t kind, int64_t dtype,
+                                        int64_t root, int64_t signature,
+                                        int64_t bucket, int64_t rank_in,
+                                        void *in, int64_t rank_out, void *out);
+TAD_HIDDEN void _tad_mpi_collective_f64(int64_t kind, int64_t dtype,
+                                        int64_t root, int64_t signature,
+                                        int64_t bucket, int64_t rank_in,
+                                        void *in, int64_t rank_out, void *out);
+TAD_HIDDEN void _tad_mpi_barrier(void);
+
+void _tad_mpi_collective_f32(int64_t kind, int64_t dtype, int64_t root,
+                             int64_t signature, int64_t bucket,
+                             int64_t rank_in, void *in, int64_t rank_out,
+                             void *out) {
+  collective(kind, TAD_DTYPE_F32, root, signature, bucket, rank_in, in,
+             rank_out, out);
+}
+
+void _tad_mpi_collective_f64(int64_t kind, int64_t dtype, int64_t root,
+                             int64_t signature, int64_t bucket,
+                             int64_t rank_in, void *in, int64_t rank_out,
+                             void *out) {
+  collective(kind, TAD_DTYPE_F64, root, signature, bucket, rank_in, in,
+             rank_out, out);
+}
+
+void _tad_mpi_barrier(void) {
+  ensure_mpi("tad.barrier");
+  check(mpi.Barrier(mpi.comm), "tad.barrier", "MPI_Barrier");
+}
