@@ -7,7 +7,7 @@ sum(h_T) with respect to the eight weight matrices and four biases. For each
 scheme ("store", "sqrt", fixed segment lengths) the compiled VJP runs in a
 fresh worker process, which reports the median time per call and the peak
 resident memory the calls add (VmHWM after /proc/self/clear_refs, minus the
-resident size before them, after one warm-up call). All schemes must give the same gradients (to
+resident size before them). All schemes must give the same gradients (to
 float32 rounding): the script checks them against "store".
 
 Usage: checkpoint.py [--steps 1000] [--schemes store,sqrt,100,10]
@@ -97,7 +97,6 @@ def worker(path, shape, reps, out):
     module = tad.load(path)
     args = arguments(*shape)
     one = np.ones((), dtype=np.float32)
-    module.f_vjp(*args, one)  # warm-up: thread pools, first-touch of the runtime
     base = _rss_kb("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
