@@ -1,4 +1,4 @@
-"""The ring all-reduce cost model of docs/data-parallel.md ("Scale on
+"""The ring all-reduce cost model of docs/distributed.md ("Scale on
 paper"): time per step to all-reduce B bytes of gradients over N ranks,
 
     T(N) = 2 (N - 1) / N * B / bandwidth + 2 (N - 1) * latency * buckets

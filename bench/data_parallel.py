@@ -1,5 +1,5 @@
 """Step time of a data-parallel training step on R ranks against one
-process (docs/data-parallel.md, "Measured").
+process (docs/distributed.md, "Measured").
 
     python3 bench/data_parallel.py                       # one process, whole batch
     mpirun -np R ... python3 bench/data_parallel.py --dp # R ranks, batch / R each

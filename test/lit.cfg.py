@@ -101,7 +101,7 @@ for feature, module in (("torch", "torch"), ("sklearn", "sklearn"),
 # The data-parallel tests (test/MPI) run ranks with Open MPI's mpirun
 # (openmpi-bin); the Python ones also need mpi4py (python3-mpi4py). As root,
 # on a machine with few cores, in a container: the flags of %mpirun
-# (docs/data-parallel.md).
+# (docs/distributed.md).
 if shutil.which("mpirun"):
     config.available_features.add("mpi")
     config.substitutions.append((

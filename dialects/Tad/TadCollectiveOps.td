@@ -6,7 +6,7 @@
 // duplicated or moved past another. The CPU lowering (tad-to-linalg) fuses
 // the operands into contiguous buckets and calls the runtime
 // (runtime/src/cpu/mpi.c), which loads MPI with dlopen at the first call;
-// the GPU target rejects them. See docs/data-parallel.md.
+// the GPU target rejects them. See docs/distributed.md.
 //
 // They are not differentiable (the AD passes reject them with an error):
 // all-reduce the gradients instead, after the derivative.

@@ -7,7 +7,7 @@
 // tad.all_reduce (fused into one bucket), so that every rank applies the
 // same update; @sync_parameters gives every rank rank 0's parameters.
 // Compile with `tadc dp_step.mlir --vjp=loss -o libdp_step.so`; train.c
-// runs it under mpirun (docs/data-parallel.md).
+// runs it under mpirun (docs/distributed.md).
 
 func.func @loss(%x: tensor<4x3xf64> {tad.nondiff}, %y: tensor<4x1xf64> {tad.nondiff},
                 %w: tensor<3x1xf64>, %b: tensor<1xf64>) -> tensor<f64> {

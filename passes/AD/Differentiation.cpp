@@ -93,7 +93,7 @@ LogicalResult mlir::tad::checkDifferentiable(func::FuncOp primal) {
           << op->getName()
           << "': collectives are not differentiable; differentiate the "
              "per-rank function and all-reduce its gradients (see "
-             "docs/data-parallel.md)";
+             "docs/distributed.md)";
       return WalkResult::interrupt();
     }
     if (isa<CallOpInterface>(op)) {

@@ -24,7 +24,7 @@ buffers with one ``tad.all_reduce`` before the optimizer update, fused into
 buckets of ``bucket_bytes``; a fourth function, ``@sync_parameters``,
 broadcasts the parameters, buffers and optimizer state from rank 0
 (``tad.broadcast_from``), which ``TrainStep`` calls before the first step.
-See docs/data-parallel.md.
+See docs/distributed.md.
 
 Every result is a separate buffer (the ABI's results never alias its
 arguments), so the caller passes the old parameters and state and gets new
@@ -443,7 +443,7 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     ``device_resident`` is False.
 
     ``data_parallel=True``: the step is one rank of an MPI job (launch
-    with ``mpirun``; docs/data-parallel.md). Each rank passes its own part
+    with ``mpirun``; docs/distributed.md). Each rank passes its own part
     of the batch; the loss, the gradients and the updated buffers are
     averaged over the ranks (``tad.all_reduce``, fused into buckets of at
     most ``bucket_bytes``, 25 MiB by default as PyTorch DDP) before the
@@ -463,7 +463,7 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
         inputs, targets = example_inputs, example_targets
     if data_parallel and target != "cpu":
         raise ValueError("data_parallel=True needs target='cpu' (the "
-                         "collectives call the CPU runtime; docs/data-parallel.md)")
+                         "collectives call the CPU runtime; docs/distributed.md)")
     # The GPU target runs no loops yet: recurrent layers unroll there.
     text, pnames, bnames, bvalues, state = train_step_mlir(
         model, inputs, targets, loss_fn, optimizer, data_parallel, bucket_bytes,

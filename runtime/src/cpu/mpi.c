@@ -9,7 +9,7 @@
  * (kind 0 sum, 1 mean, 2 broadcast from `root`; `in` and `out` are 1-D
  * contiguous unranked memrefs of one bucket) and tad.barrier to
  * _tad_mpi_barrier(). See passes/Conversion/TadToLinalg/
- * TadToLinalgCollectives.cpp and docs/data-parallel.md.
+ * TadToLinalgCollectives.cpp and docs/distributed.md.
  *
  * MPI is not linked: modules must load on machines without it. The first
  * collective loads Open MPI's libmpi.so.40 (or $TAD_MPI_LIBRARY) with
