@@ -210,63 +210,64 @@ SmallVector<Value> lowerCollective(OpBuilder &b, Operation *op,
   return results;
 }
 
-struct LowerAllReduce : OpConversionPattern<AllReduceOp> {
-  LowerAllReduce(MLIRContext *ctx, bool runtimeCalls)
-      : OpConversionPattern(ctx), runtimeCalls(runtimeCalls) {}
+/// The collectives call the CPU runtime's MPI layer: where runtime calls
+/// are off (the GPU target) they are reported instead of lowered.
+template <typename OpTy>
+struct LowerCollective : OpConversionPattern<OpTy> {
+  using Adaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LowerCollective(MLIRContext *ctx, bool runtimeCalls)
+      : OpConversionPattern<OpTy>(ctx), runtimeCalls(runtimeCalls) {}
 
   LogicalResult
-  matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
     if (!runtimeCalls)
       return op.emitOpError("is not supported on the GPU target (it calls "
                             "the CPU runtime's MPI layer)");
+    lower(op, adaptor, rewriter);
+    return success();
+  }
+
+  virtual void lower(OpTy op, Adaptor adaptor,
+                     ConversionPatternRewriter &rewriter) const = 0;
+
+  bool runtimeCalls;
+};
+
+struct LowerAllReduce : LowerCollective<AllReduceOp> {
+  using LowerCollective::LowerCollective;
+
+  void lower(AllReduceOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
     int64_t kind = op.getReduction() == "mean" ? kMean : kSum;
     rewriter.replaceOp(op, lowerCollective(rewriter, op, adaptor.getInputs(),
                                            kind, /*root=*/0,
                                            op.getBucketBytes(),
                                            op.getReduction()));
-    return success();
   }
-
-  bool runtimeCalls;
 };
 
-struct LowerBroadcastFrom : OpConversionPattern<BroadcastFromOp> {
-  LowerBroadcastFrom(MLIRContext *ctx, bool runtimeCalls)
-      : OpConversionPattern(ctx), runtimeCalls(runtimeCalls) {}
+struct LowerBroadcastFrom : LowerCollective<BroadcastFromOp> {
+  using LowerCollective::LowerCollective;
 
-  LogicalResult
-  matchAndRewrite(BroadcastFromOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!runtimeCalls)
-      return op.emitOpError("is not supported on the GPU target (it calls "
-                            "the CPU runtime's MPI layer)");
+  void lower(BroadcastFromOp op, Adaptor adaptor,
+             ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
         op, lowerCollective(rewriter, op, adaptor.getInputs(), kBroadcast,
                             op.getRoot(), op.getBucketBytes(), "broadcast"));
-    return success();
   }
-
-  bool runtimeCalls;
 };
 
-struct LowerBarrier : OpConversionPattern<BarrierOp> {
-  LowerBarrier(MLIRContext *ctx, bool runtimeCalls)
-      : OpConversionPattern(ctx), runtimeCalls(runtimeCalls) {}
+struct LowerBarrier : LowerCollective<BarrierOp> {
+  using LowerCollective::LowerCollective;
 
-  LogicalResult
-  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!runtimeCalls)
-      return op.emitOpError("is not supported on the GPU target (it calls "
-                            "the CPU runtime's MPI layer)");
+  void lower(BarrierOp op, Adaptor,
+             ConversionPatternRewriter &rewriter) const override {
     declare(rewriter, op, kBarrierFn, rewriter.getFunctionType({}, {}));
     rewriter.replaceOpWithNewOp<func::CallOp>(op, kBarrierFn, TypeRange{},
                                               ValueRange{});
-    return success();
   }
-
-  bool runtimeCalls;
 };
 
 } // namespace
