@@ -14,7 +14,8 @@ using namespace mlir;
 
 /// The functions of runtime/include/tad/runtime.h that every module exports.
 static constexpr StringLiteral kRuntimeExports[] = {
-    "tad_module_info", "tad_last_error", "tad_dtype_name", "tad_dtype_size"};
+    "tad_module_info",      "tad_last_error",       "tad_dtype_name",
+    "tad_dtype_size",       "tad_get_memory_stats", "tad_reset_peak_memory"};
 /// ... and those that GPU modules export too (their device runtime's).
 static constexpr StringLiteral kDeviceExports[] = {
     "tad_device_name", "tad_device_alloc", "tad_device_free",

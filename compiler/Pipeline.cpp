@@ -34,6 +34,11 @@ static void addTensorOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel == 0)
     return;
+  // Gradients accumulated over a loop's iterations: dW += h^T dz in place.
+  if (options.optLevel >= 2) {
+    pm.addPass(tad::createTadAccumulateProductsPass());
+    addCleanups(pm);
+  }
   // Fuses producer/consumer elementwise linalg ops: fewer temporaries; never
   // into a matmul (tad-vectorize-contractions schedules those).
   pm.addPass(tad::createTadFuseElementwisePass());
@@ -92,6 +97,12 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
   // tad-level folds and canonicalizations first (e.g. the transposes the
   // VJP's matmul rules introduce cancel: see tad.t).
   addCleanups(pm);
+  if (optLevel >= 1) {
+    // The reverse sweep of a loop recomputes what depends only on captured
+    // values (the transpose of a recurrent weight for every step): once,
+    // before the loop.
+    pm.addPass(createLoopInvariantCodeMotionPass());
+  }
   if (optLevel >= 2) {
     pm.addPass(tad::createTadCombineMatmulSumsPass());
     addCleanups(pm);

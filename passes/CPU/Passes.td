@@ -262,6 +262,22 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
   ];
 }
 
+def TadAccumulateProductsPass : Pass<"tad-accumulate-products"> {
+  let summary = "Add a product to a tensor by accumulating into it";
+  let description = [{
+    On tensors. `x + A @ B` (an elementwise `linalg.generic` sum of `x` and
+    a `linalg.matmul` or `linalg.batch_matmul` into zeros that only the sum
+    reads, all of one type) becomes the product with `x` as its init: a
+    matmul adds to its init. The reverse sweep of a loop accumulates the
+    gradient of every captured weight this way, once per iteration
+    (`dW += h^T dz`); as a product into the carried gradient it needs no
+    temporary of the weight's size and no extra pass over it, and
+    bufferizes in place. The result differs by rounding only (x joins the
+    sum first instead of last).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
   let summary = "Read a transposed A operand of a matmul in place";
   let description = [{

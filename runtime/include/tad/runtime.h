@@ -128,6 +128,21 @@ const char *tad_dtype_name(int32_t dtype);
 /* Bytes per element of a dtype, 0 if unknown. */
 int64_t tad_dtype_size(int32_t dtype);
 
+/* Host memory of the module's compiled code: the temporaries its calls
+ * allocate (results are written to the caller's buffers and not counted).
+ * Sizes are rounded up to 64 bytes; the counts are the module's own, over
+ * all threads. The peak is the highest live count since the module was
+ * loaded or since tad_reset_peak_memory(). Freed blocks the module keeps
+ * for reuse (TAD_ALLOC_CACHE_MB) are not live and are counted apart. GPU
+ * device memory is not included. */
+typedef struct tad_memory_stats {
+  int64_t live_bytes;
+  int64_t peak_bytes;
+  int64_t cached_bytes;
+} tad_memory_stats;
+void tad_get_memory_stats(tad_memory_stats *stats);
+void tad_reset_peak_memory(void);
+
 /* Device memory: exported by GPU modules only (tadc --target=cuda), absent
  * from CPU modules. Memory from one GPU module is valid in every GPU module
  * of the same device kind in the process (one CUDA context per process), so

@@ -127,6 +127,27 @@ def bind(lib):
     return module_info, last_error
 
 
+class MemoryStats(ctypes.Structure):
+    """``tad_memory_stats``."""
+    _fields_ = [("live_bytes", ctypes.c_int64),
+                ("peak_bytes", ctypes.c_int64),
+                ("cached_bytes", ctypes.c_int64)]
+
+
+def bind_memory_stats(lib):
+    """``(tad_get_memory_stats, tad_reset_peak_memory)`` of ``lib``, or None
+    for a module compiled by a tadc without them."""
+    try:
+        get, reset = lib.tad_get_memory_stats, lib.tad_reset_peak_memory
+    except AttributeError:
+        return None
+    get.argtypes = [ctypes.POINTER(MemoryStats)]
+    get.restype = None
+    reset.argtypes = []
+    reset.restype = None
+    return get, reset
+
+
 def bind_device(lib):
     """The device memory API of a GPU module ``lib`` as a dict of ctypes
     functions (``name``, ``alloc``, ``free``, ``upload``, ``download``), or

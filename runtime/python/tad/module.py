@@ -393,6 +393,30 @@ class Module:
         self.device = (self._device_api["name"]().decode("utf-8")
                        if self._device_api else None)
 
+    def memory_stats(self) -> dict:
+        """Host memory of this module's compiled code, in bytes:
+        ``live_bytes`` (temporaries allocated now), ``peak_bytes`` (the most
+        live at once since the module was loaded or since
+        ``reset_peak_memory()``) and ``cached_bytes`` (freed, kept for
+        reuse). Results (NumPy arrays) are not counted; see docs/abi.md."""
+        get, _ = self._memory_stats_api()
+        stats = _abi.MemoryStats()
+        get(ctypes.byref(stats))
+        return {name: int(getattr(stats, name))
+                for name, _ in _abi.MemoryStats._fields_}
+
+    def reset_peak_memory(self) -> None:
+        """Starts ``memory_stats()["peak_bytes"]`` again from what is live."""
+        _, reset = self._memory_stats_api()
+        reset()
+
+    def _memory_stats_api(self):
+        api = _abi.bind_memory_stats(self._lib)
+        if api is None:
+            raise TadError(f"{self.path}: the module has no memory statistics "
+                           "(compiled by an older tadc): recompile it")
+        return api
+
     def device_array(self, values, dtype=None) -> DeviceArray:
         """A copy of ``values`` (a NumPy array, or anything ``np.asarray``
         takes; ``dtype`` converts it first) in this GPU module's device

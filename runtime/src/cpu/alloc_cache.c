@@ -26,6 +26,11 @@
  * call's earlier temporaries are not leaked then, every block allocated on
  * the thread of a call is on that call's list of live blocks until it is
  * freed.
+ *
+ * The heap counts what it hands out (tad_get_memory_stats): the bytes live
+ * now and their high-water mark, the way a user measures what a compiled
+ * function needs (the peak of a checkpointed reverse sweep, docs/loops.md)
+ * without the process's other memory.
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
 
@@ -61,6 +66,7 @@ typedef struct bucket {
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static bucket buckets[kBuckets]; /* open addressing on size */
 static size_t cached_bytes;
+static size_t live_bytes, peak_live_bytes; /* usable bytes handed out */
 static size_t cache_limit = (size_t)-1; /* (size_t)-1: not read yet */
 
 static size_t limit_locked(void) {
@@ -87,8 +93,12 @@ static block_header *block_of(void *data) {
   return (block_header *)data - 1;
 }
 
-/* Puts `h` on the live list of `frame` (null: none). Lock held. */
+/* Puts `h` on the live list of `frame` (null: none) and counts it as
+ * handed out. Lock held. */
 static void link_live(block_header *h, tad_call_frame *frame) {
+  live_bytes += h->size;
+  if (live_bytes > peak_live_bytes)
+    peak_live_bytes = live_bytes;
   h->frame = frame;
   h->prev = NULL;
   h->next = NULL;
@@ -178,6 +188,7 @@ void __tad_release_call_temporaries(tad_call_frame *frame, int free_them) {
     h->frame = NULL;
     h->next = h->prev = NULL;
     if (free_them) {
+      live_bytes -= h->size;
       block_header *uncached = release_locked(h);
       if (uncached) {
         uncached->prev = to_free;
@@ -213,8 +224,25 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   block_header *h = block_of(ptr);
   pthread_mutex_lock(&cache_lock);
   unlink_live(h);
+  live_bytes -= h->size;
   block_header *uncached = release_locked(h);
   pthread_mutex_unlock(&cache_lock);
   if (uncached)
     free(uncached->memory);
+}
+
+TAD_EXPORT void tad_get_memory_stats(tad_memory_stats *stats) {
+  if (!stats)
+    return;
+  pthread_mutex_lock(&cache_lock);
+  stats->live_bytes = (int64_t)live_bytes;
+  stats->peak_bytes = (int64_t)peak_live_bytes;
+  stats->cached_bytes = (int64_t)cached_bytes;
+  pthread_mutex_unlock(&cache_lock);
+}
+
+TAD_EXPORT void tad_reset_peak_memory(void) {
+  pthread_mutex_lock(&cache_lock);
+  peak_live_bytes = live_bytes;
+  pthread_mutex_unlock(&cache_lock);
 }
