@@ -8,13 +8,20 @@
 
 using namespace mlir;
 
-/// `f32[4, 8]`, `f64[]` for a scalar.
-static std::string describe(RankedTensorType type) {
+/// `f32[4, 8]`, `f64[]` for a scalar, `f32[B, 784]` with the symbol of a
+/// dynamic size (`dims` as in abi::Signature).
+static std::string describe(RankedTensorType type, ArrayRef<int64_t> dims,
+                            ArrayRef<std::string> symbols) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << tad::abi::getDTypeName(*tad::abi::getDType(type.getElementType()))
      << "[";
-  llvm::interleaveComma(type.getShape(), os);
+  llvm::interleaveComma(dims, os, [&](int64_t size) {
+    if (size >= 0)
+      os << size;
+    else
+      os << symbols[-1 - size];
+  });
   os << "]";
   return text;
 }
@@ -34,7 +41,7 @@ LogicalResult tad::emitCHeader(ModuleOp module, StringRef name,
     StringRef name;
     abi::Signature signature;
   };
-  SmallVector<Entry> entries;
+  SmallVector<Entry, 0> entries;
   for (Operation &op : module.getBody()->getOperations()) {
     FailureOr<std::optional<abi::Signature>> signature =
         abi::readSignature(&op);
@@ -69,17 +76,32 @@ LogicalResult tad::emitCHeader(ModuleOp module, StringRef name,
      << "#endif\n";
   for (const Entry &entry : entries) {
     const abi::Signature &sig = entry.signature;
+    size_t numArgs = sig.args.size();
+    auto describeArg = [&](size_t i) {
+      return describe(sig.args[i], sig.dims(i), sig.symbols);
+    };
+    auto describeResult = [&](size_t i) {
+      return describe(sig.results[i], sig.dims(numArgs + i), sig.symbols);
+    };
     os << "\n/* " << entry.name << "(";
-    llvm::interleaveComma(sig.args, os,
-                          [&](RankedTensorType t) { os << describe(t); });
+    llvm::interleaveComma(llvm::seq<size_t>(0, numArgs), os,
+                          [&](size_t i) { os << describeArg(i); });
     os << ") -> (";
-    llvm::interleaveComma(sig.results, os,
-                          [&](RankedTensorType t) { os << describe(t); });
+    llvm::interleaveComma(llvm::seq<size_t>(0, sig.results.size()), os,
+                          [&](size_t i) { os << describeResult(i); });
     os << ")\n";
-    for (auto [index, type] : llvm::enumerate(sig.args))
-      os << " *   args[" << index << "]:    " << describe(type) << "\n";
-    for (auto [index, type] : llvm::enumerate(sig.results))
-      os << " *   results[" << index << "]: " << describe(type) << "\n";
+    for (size_t index = 0; index < numArgs; ++index)
+      os << " *   args[" << index << "]:    " << describeArg(index) << "\n";
+    for (size_t index = 0; index < sig.results.size(); ++index)
+      os << " *   results[" << index << "]: " << describeResult(index)
+         << "\n";
+    if (sig.isDynamic()) {
+      os << " * dynamic sizes (one size per name in each call, taken from "
+            "the arguments):";
+      llvm::interleaveComma(sig.symbols, os,
+                            [&](const std::string &name) { os << " " << name; });
+      os << "\n";
+    }
     os << " * num_args = " << sig.args.size()
        << ", num_results = " << sig.results.size() << "\n */\n"
        << "int32_t " << entry.name

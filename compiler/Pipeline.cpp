@@ -156,6 +156,9 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
   // convention cannot express: inline it and drop it.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  // Exported dynamic memrefs: their sizes as arguments, their data as bare
+  // pointers.
+  pm.addPass(tad::createTadBindDynamicSizesPass());
   addCleanups(pm);
 }
 
@@ -238,6 +241,9 @@ void tad::buildTadToLLVMPipeline(OpPassManager &pm,
   // Index operands are checked at run time: an index out of range ends the
   // call with TAD_ERROR_INDEX instead of reading outside a tensor.
   pm.addPass(tad::createTadCheckIndicesPass());
+  // Dynamic sizes that must agree are compared at run time: a mismatch ends
+  // the call with TAD_ERROR_SHAPE.
+  pm.addPass(tad::createTadCheckShapesPass());
   buildTadToLinalgPipeline(pm, options.optLevel,
                            /*directConvolutions=*/options.optLevel >= 2);
   buildLinalgToLLVMPipeline(pm, options);

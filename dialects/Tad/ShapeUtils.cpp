@@ -1,6 +1,7 @@
 //===- ShapeUtils.cpp - ATen shape rules on static shapes -----------------===//
 #include "dialects/Tad/ShapeUtils.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -14,11 +15,36 @@ mlir::tad::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
     // Align from the trailing dimension.
     int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
     int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
-    if (l != r && l != 1 && r != 1)
+    std::optional<int64_t> size = broadcastDims(l, r);
+    if (!size)
       return std::nullopt;
-    result[i] = l == 1 ? r : l;
+    result[i] = *size;
   }
   return result;
+}
+
+std::optional<int64_t> mlir::tad::broadcastDims(int64_t lhs, int64_t rhs) {
+  if (lhs == rhs || rhs == 1)
+    return lhs;
+  if (lhs == 1)
+    return rhs;
+  // A dynamic size never broadcasts: it equals the other size at run time.
+  if (ShapedType::isDynamic(lhs))
+    return rhs;
+  if (ShapedType::isDynamic(rhs))
+    return lhs;
+  return std::nullopt;
+}
+
+bool mlir::tad::dimsCompatible(int64_t lhs, int64_t rhs) {
+  return lhs == rhs || ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs);
+}
+
+bool mlir::tad::shapesCompatible(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  return lhs.size() == rhs.size() &&
+         llvm::all_of(llvm::zip_equal(lhs, rhs), [](auto pair) {
+           return dimsCompatible(std::get<0>(pair), std::get<1>(pair));
+         });
 }
 
 std::optional<int64_t> mlir::tad::wrapDim(int64_t dim, int64_t rank) {
@@ -73,7 +99,8 @@ mlir::tad::sumToSizeDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
     dims.push_back(i);
   for (size_t i = 0; i < to.size(); ++i) {
     int64_t f = from[lead + i], t = to[i];
-    if (t == f)
+    // A dynamic size never broadcasts, so `to` keeps it whole.
+    if (t == f || ShapedType::isDynamic(t))
       continue;
     if (t != 1)
       return std::nullopt;
@@ -139,7 +166,12 @@ std::string mlir::tad::shapeToString(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "[";
-  llvm::interleaveComma(shape, os);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
   os << "]";
   return text;
 }

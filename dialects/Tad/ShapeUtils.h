@@ -1,4 +1,4 @@
-//===- ShapeUtils.h - ATen shape rules on static shapes ----------*- C++ -*-===//
+//===- ShapeUtils.h - ATen shape rules ---------------------------*- C++ -*-===//
 //
 // Broadcasting, dimension wrapping and reduction shapes as ATen defines
 // them. Shared by type inference, the lowering and the reverse pass.
@@ -15,9 +15,22 @@
 
 namespace mlir::tad {
 
-/// NumPy/ATen broadcast of two shapes; nullopt when incompatible.
+/// NumPy/ATen broadcast of two shapes; nullopt when incompatible. Dynamic
+/// sizes (ShapedType::kDynamic) never broadcast: `?` against 1 is `?`,
+/// against `?` or a static size other than 1 it must equal that size at
+/// run time (checked by tad-check-shapes), as torch.export assumes of its
+/// dynamic dims.
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
                                                     ArrayRef<int64_t> rhs);
+
+/// Broadcast of two sizes (see broadcastShapes); nullopt when incompatible.
+std::optional<int64_t> broadcastDims(int64_t lhs, int64_t rhs);
+
+/// Whether two sizes can be equal: equal, or one of them dynamic.
+bool dimsCompatible(int64_t lhs, int64_t rhs);
+
+/// Whether two shapes have the same rank and compatible sizes.
+bool shapesCompatible(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs);
 
 /// Wraps a possibly negative dimension into [0, rank); nullopt if out of range.
 std::optional<int64_t> wrapDim(int64_t dim, int64_t rank);

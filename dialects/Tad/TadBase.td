@@ -18,7 +18,8 @@ def Tad_Dialect : Dialect {
     its overload (`tad.add.Tensor`, `tad.sum.dim_IntList`), tensor arguments
     are operands and the other schema arguments are attributes named as in
     the schema (`alpha`, `dim`, `keepdim`). Ops have value semantics on
-    statically shaped ranked tensors and infer their result types.
+    ranked tensors and infer their result types; dynamic sizes (`?`) are
+    checked at run time where they must agree (docs/dynamic-shapes.md).
   }];
   // Attributes live in the attribute dictionary so that the rule binder can
   // build any op generically from its schema (OperationState + inference).
@@ -44,6 +45,13 @@ def Tad_ScalarAttr : TypedAttrBase<F64, "FloatAttr",
 
 // Declared attributes only; tensor byte sizes within int64 (TadOps.h).
 def Tad_OpInvariants : NativeOpTrait<"TadOpInvariants"> {
+  let cppNamespace = "::mlir::OpTrait::tad";
+}
+
+// The tensor operands broadcast together (ATen broadcasting) and the result
+// has their broadcast shape; tad-check-shapes checks the dynamic sizes of
+// such operands against each other at run time.
+def Tad_BroadcastingOperands : NativeOpTrait<"BroadcastingOperands"> {
   let cppNamespace = "::mlir::OpTrait::tad";
 }
 

@@ -81,7 +81,7 @@ TAD_INFER_SIGNATURE(LinearOp) {
   TensorInference infer = composite<LinearOp>(loc);
   auto input = typeOf(adaptor.getInput()), weight = typeOf(adaptor.getWeight());
   if (!input || !weight || input.getRank() < 1 || weight.getRank() != 2 ||
-      input.getShape().back() != weight.getDimSize(1))
+      !dimsCompatible(input.getShape().back(), weight.getDimSize(1)))
     return infer.fail("expects input [..., in] and weight [out, in]");
   SmallVector<int64_t> shape(input.getShape().drop_back());
   shape.push_back(weight.getDimSize(0));
@@ -103,7 +103,7 @@ static LogicalResult inferClassLoss(std::optional<Location> loc, ValueRange oper
     return infer.fail("expects ranked self and target");
   SmallVector<int64_t> expected(self.getShape());
   expected.erase(expected.begin() + (self.getRank() == 1 ? 0 : 1));
-  if (target.getShape() != ArrayRef<int64_t>(expected))
+  if (!shapesCompatible(target.getShape(), expected))
     return infer.fail("target of shape ", shapeToString(target.getShape()),
                       " does not match self ", shapeToString(self.getShape()),
                       " without its class dimension");

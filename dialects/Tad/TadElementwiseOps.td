@@ -30,7 +30,7 @@ class Tad_UnaryAttrOp<string mnemonic, string schema, dag attrs>
 
 // Elementwise on float tensors with broadcasting (inference in C++).
 class Tad_BroadcastOp<string mnemonic, string schema, dag args>
-    : Tad_AtenOp<mnemonic, schema> {
+    : Tad_AtenOp<mnemonic, schema, [Tad_BroadcastingOperands]> {
   let arguments = args;
   let results = (outs Tad_FloatTensor:$result);
 }
@@ -45,7 +45,7 @@ class Tad_ActivationBackwardOp<string mnemonic, string schema, dag attrs = (ins)
 
 // Comparison of two tensors with broadcasting; i1 result.
 class Tad_CompareTensorOp<string mnemonic, string schema, string what>
-    : Tad_AtenOp<mnemonic, schema> {
+    : Tad_AtenOp<mnemonic, schema, [Tad_BroadcastingOperands]> {
   let summary = "elementwise self " # what # " other, with broadcasting (i1 result)";
   let arguments = (ins Tad_NumericTensor:$self, Tad_NumericTensor:$other);
   let results = (outs Tad_BoolTensor:$result);
@@ -320,7 +320,7 @@ def Tad_ClampOp : Tad_UnaryAttrOp<"clamp",
 
 def Tad_ClampTensorOp : Tad_AtenOp<"clamp.Tensor",
     "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
-    [AttrSizedOperandSegments]> {
+    [AttrSizedOperandSegments, Tad_BroadcastingOperands]> {
   let summary = "min(max(self, min), max) with tensor bounds, broadcast; at least one bound";
   let description = [{
     Example: `%r = tad.clamp.Tensor %x min %lo max %hi : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>`.
@@ -352,7 +352,8 @@ def Tad_ClampMaxOp : Tad_AtenOp<"clamp_max",
 }
 
 def Tad_WhereSelfOp : Tad_AtenOp<"where.self",
-    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"> {
+    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "self where condition, else other; all three broadcast";
   let description = [{
     `self` and `other` have one element type, float or integer (index
@@ -426,7 +427,8 @@ def Tad_LogicalNotOp : Tad_AtenOp<"logical_not", "logical_not(Tensor self) -> Te
 }
 
 def Tad_LogicalAndOp : Tad_AtenOp<"logical_and",
-    "logical_and(Tensor self, Tensor other) -> Tensor"> {
+    "logical_and(Tensor self, Tensor other) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "elementwise self != 0 and other != 0, with broadcasting (i1 result)";
   let arguments = (ins Tad_AnyTensor:$self, Tad_AnyTensor:$other);
   let results = (outs Tad_BoolTensor:$result);
@@ -434,7 +436,8 @@ def Tad_LogicalAndOp : Tad_AtenOp<"logical_and",
 }
 
 def Tad_LogicalOrOp : Tad_AtenOp<"logical_or",
-    "logical_or(Tensor self, Tensor other) -> Tensor"> {
+    "logical_or(Tensor self, Tensor other) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "elementwise self != 0 or other != 0, with broadcasting (i1 result)";
   let arguments = (ins Tad_AnyTensor:$self, Tad_AnyTensor:$other);
   let results = (outs Tad_BoolTensor:$result);

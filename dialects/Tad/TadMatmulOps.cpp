@@ -20,8 +20,8 @@ static FailureOr<RankedTensorType> inferBatched(const TensorInference &infer,
                      shapeToString(rhs->getShape()));
     return failure();
   }
-  if (lhs->getDimSize(0) != rhs->getDimSize(0) ||
-      lhs->getDimSize(2) != rhs->getDimSize(1)) {
+  if (!dimsCompatible(lhs->getDimSize(0), rhs->getDimSize(0)) ||
+      !dimsCompatible(lhs->getDimSize(2), rhs->getDimSize(1))) {
     (void)infer.fail("cannot multiply batches of shapes ",
                      shapeToString(lhs->getShape()), " and ",
                      shapeToString(rhs->getShape()));
@@ -64,7 +64,7 @@ TAD_INFER(DotOp) {
   if (failed(lhs) || failed(rhs) || failed(infer.sameElementType(*lhs, *rhs)))
     return failure();
   if (lhs->getRank() != 1 || rhs->getRank() != 1 ||
-      lhs->getDimSize(0) != rhs->getDimSize(0))
+      !dimsCompatible(lhs->getDimSize(0), rhs->getDimSize(0)))
     return infer.fail("expects two 1-D tensors of the same size, got shapes ",
                       shapeToString(lhs->getShape()), " and ",
                       shapeToString(rhs->getShape()));
@@ -78,7 +78,7 @@ TAD_INFER(MvOp) {
   if (failed(lhs) || failed(rhs) || failed(infer.sameElementType(*lhs, *rhs)))
     return failure();
   if (lhs->getRank() != 2 || rhs->getRank() != 1 ||
-      lhs->getDimSize(1) != rhs->getDimSize(0))
+      !dimsCompatible(lhs->getDimSize(1), rhs->getDimSize(0)))
     return infer.fail("expects a [n, m] matrix and a [m] vector, got shapes ",
                       shapeToString(lhs->getShape()), " and ",
                       shapeToString(rhs->getShape()));

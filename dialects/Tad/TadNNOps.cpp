@@ -536,7 +536,7 @@ nllShapes(const NNInference &infer, RankedTensorType self,
   int64_t classDim = self.getRank() == 1 ? 0 : 1;
   if (rankOk)
     expected.erase(expected.begin() + classDim);
-  if (!rankOk || target.getShape() != ArrayRef<int64_t>(expected)) {
+  if (!rankOk || !shapesCompatible(target.getShape(), expected)) {
     (void)infer.fail("expects self ", twoD ? "[N, C, H, W]" : "[N, C] or [C]",
                      " and target without the class dimension, got ",
                      shapeToString(self.getShape()), " and ",
@@ -636,7 +636,7 @@ static LogicalResult inferPointwiseLoss(const NNInference &infer, Value selfValu
     return infer.fail("self and target have different element types");
   SmallVector<int64_t> shape(self.getShape());
   if (sameShape) {
-    if (self.getShape() != target.getShape())
+    if (!shapesCompatible(self.getShape(), target.getShape()))
       return infer.fail("target of shape ", shapeToString(target.getShape()),
                         " must have the shape of self ",
                         shapeToString(self.getShape()));

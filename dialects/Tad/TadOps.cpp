@@ -144,7 +144,7 @@ static FailureOr<RankedTensorType> inferMatmul(const TypeInference &infer,
                      shapeToString(rhs->getShape()));
     return failure();
   }
-  if (lhs->getDimSize(1) != rhs->getDimSize(0)) {
+  if (!dimsCompatible(lhs->getDimSize(1), rhs->getDimSize(0))) {
     (void)infer.fail("cannot multiply shapes ",
                      shapeToString(lhs->getShape()), " and ",
                      shapeToString(rhs->getShape()),
@@ -382,9 +382,22 @@ static LogicalResult inferView(std::optional<Location> loc,
     return failure();
   if (!hasSize)
     return infer.fail("requires attribute '", attrName, "'");
-  // The element count of a dynamic shape is unknown.
-  if (!self->hasStaticShape())
-    return infer.fail("requires a statically shaped operand, got ", *self);
+  // The element count of a dynamic shape is known at run time only: the
+  // size -1 becomes a dynamic size, the rest must be valid sizes, and
+  // tad-check-shapes compares the element counts.
+  if (!self->hasStaticShape()) {
+    if (llvm::count(size, -1) > 1 ||
+        llvm::any_of(size, [](int64_t s) { return s < -1; }))
+      return infer.fail("'", attrName, "' ", shapeToString(size),
+                        " is invalid for a tensor of shape ",
+                        shapeToString(self->getShape()));
+    SmallVector<int64_t> result(size);
+    for (int64_t &s : result)
+      if (s == -1)
+        s = ShapedType::kDynamic;
+    results.push_back(RankedTensorType::get(result, self->getElementType()));
+    return success();
+  }
   std::optional<SmallVector<int64_t>> shape =
       inferViewShape(size, self->getNumElements());
   if (!shape)

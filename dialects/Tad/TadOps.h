@@ -27,6 +27,12 @@ public:
     return ::mlir::tad::verifyTadOpInvariants(op);
   }
 };
+
+/// Marks ops whose tensor operands broadcast together into the result's
+/// shape (Tad_BroadcastingOperands).
+template <typename ConcreteType>
+class BroadcastingOperands
+    : public TraitBase<ConcreteType, BroadcastingOperands> {};
 } // namespace mlir::OpTrait::tad
 
 #define GET_OP_CLASSES

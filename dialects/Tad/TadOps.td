@@ -38,7 +38,8 @@ def Tad_AlphaAttr : DefaultValuedAttr<Tad_ScalarAttr, "1.0">;
 //===----------------------------------------------------------------------===//
 
 def Tad_AddTensorOp : Tad_AtenOp<"add.Tensor",
-    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"> {
+    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "self + alpha * other, with broadcasting";
   let description = [{
     Example: `%r = tad.add.Tensor %a, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>`
@@ -49,7 +50,8 @@ def Tad_AddTensorOp : Tad_AtenOp<"add.Tensor",
 }
 
 def Tad_SubTensorOp : Tad_AtenOp<"sub.Tensor",
-    "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"> {
+    "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "self - alpha * other, with broadcasting";
   let arguments = (ins Tad_FloatTensor:$self, Tad_FloatTensor:$other, Tad_AlphaAttr:$alpha);
   let results = (outs Tad_FloatTensor:$result);
@@ -57,7 +59,8 @@ def Tad_SubTensorOp : Tad_AtenOp<"sub.Tensor",
 }
 
 def Tad_MulTensorOp : Tad_AtenOp<"mul.Tensor",
-    "mul.Tensor(Tensor self, Tensor other) -> Tensor"> {
+    "mul.Tensor(Tensor self, Tensor other) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "self * other, with broadcasting";
   let arguments = (ins Tad_FloatTensor:$self, Tad_FloatTensor:$other);
   let results = (outs Tad_FloatTensor:$result);
@@ -65,7 +68,8 @@ def Tad_MulTensorOp : Tad_AtenOp<"mul.Tensor",
 }
 
 def Tad_DivTensorOp : Tad_AtenOp<"div.Tensor",
-    "div.Tensor(Tensor self, Tensor other) -> Tensor"> {
+    "div.Tensor(Tensor self, Tensor other) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "self / other, with broadcasting";
   let arguments = (ins Tad_FloatTensor:$self, Tad_FloatTensor:$other);
   let results = (outs Tad_FloatTensor:$result);
@@ -126,7 +130,8 @@ def Tad_ReluOp : Tad_UnaryOp<"relu", "relu(Tensor self) -> Tensor"> {
 // Backward ops that first-order rules emit; they have rules of their own so
 // that derivatives compose (second order).
 def Tad_ThresholdBackwardOp : Tad_AtenOp<"threshold_backward",
-    "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor"> {
+    "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "grad_output where self > threshold, else 0";
   let arguments = (ins Tad_FloatTensor:$grad_output, Tad_FloatTensor:$self,
                        Tad_ScalarAttr:$threshold);
@@ -135,7 +140,8 @@ def Tad_ThresholdBackwardOp : Tad_AtenOp<"threshold_backward",
 }
 
 def Tad_TanhBackwardOp : Tad_AtenOp<"tanh_backward",
-    "tanh_backward(Tensor grad_output, Tensor output) -> Tensor"> {
+    "tanh_backward(Tensor grad_output, Tensor output) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "grad_output * (1 - output^2)";
   let arguments = (ins Tad_FloatTensor:$grad_output, Tad_FloatTensor:$output);
   let results = (outs Tad_FloatTensor:$result);
@@ -143,7 +149,8 @@ def Tad_TanhBackwardOp : Tad_AtenOp<"tanh_backward",
 }
 
 def Tad_SigmoidBackwardOp : Tad_AtenOp<"sigmoid_backward",
-    "sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor"> {
+    "sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor",
+    [Tad_BroadcastingOperands]> {
   let summary = "grad_output * output * (1 - output)";
   let arguments = (ins Tad_FloatTensor:$grad_output, Tad_FloatTensor:$output);
   let results = (outs Tad_FloatTensor:$result);

@@ -10,6 +10,11 @@
 //
 //   tad.abi = {args = [tensor<4x8xf32>], results = [tensor<4xf32>]}
 //
+// and, where a tensor has dynamic sizes, their symbols (see Signature):
+//
+//   tad.abi = {args = [tensor<?x8xf32>], results = [tensor<?xf32>],
+//              sizes = [array<i64: -1, 8>, array<i64: -1>], symbols = ["B"]}
+//
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_ABI_ABI_H
 #define TAD_PASSES_ABI_ABI_H
@@ -21,7 +26,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <optional>
 
 namespace mlir::tad::abi {
@@ -117,14 +124,43 @@ inline bool isReservedName(StringRef name) {
 }
 
 /// An exported function's signature at the C boundary.
+///
+/// Dynamic sizes are symbols: `sizes` holds, for each argument and then
+/// each result, its dimensions as the C table writes them: a static size,
+/// or -1 - k for symbol k (`symbols[k]` names it). Dimensions with the same
+/// symbol have the same size in every call; every symbol is the size of
+/// some argument's dimension, so the caller's arguments determine the
+/// result shapes. Static signatures have no symbols.
 struct Signature {
   SmallVector<RankedTensorType> args;
   SmallVector<RankedTensorType> results;
+  SmallVector<SmallVector<int64_t>> sizes;
+  SmallVector<std::string> symbols;
+
+  /// The C table's dimensions of argument `i` (or, past the arguments, of
+  /// result `i - args.size()`).
+  ArrayRef<int64_t> dims(size_t i) const { return sizes[i]; }
+  bool isDynamic() const { return !symbols.empty(); }
+  /// The argument and dimension that define symbol `k` (its first use).
+  std::pair<unsigned, unsigned> symbolSource(size_t k) const {
+    for (auto [i, dims] : llvm::enumerate(ArrayRef(sizes).take_front(args.size())))
+      for (auto [d, size] : llvm::enumerate(dims))
+        if (size == -1 - static_cast<int64_t>(k))
+          return {static_cast<unsigned>(i), static_cast<unsigned>(d)};
+    llvm_unreachable("every symbol is the size of an argument's dimension");
+  }
 };
 
-/// Builds the `tad.abi` attribute value.
+/// Most symbols a signature may have (the boundary check binds them in a
+/// fixed array).
+inline constexpr size_t kMaxSymbols = 64;
+
+/// Builds the `tad.abi` attribute value; `sizes` and `symbols` only for
+/// dynamic signatures (see Signature).
 inline DictionaryAttr buildSignatureAttr(MLIRContext *context, TypeRange args,
-                                         TypeRange results) {
+                                         TypeRange results,
+                                         ArrayRef<SmallVector<int64_t>> sizes = {},
+                                         ArrayRef<std::string> symbols = {}) {
   auto toArray = [&](TypeRange types) {
     SmallVector<Attribute> attrs;
     for (Type type : types)
@@ -132,8 +168,19 @@ inline DictionaryAttr buildSignatureAttr(MLIRContext *context, TypeRange args,
     return ArrayAttr::get(context, attrs);
   };
   Builder b(context);
-  return b.getDictionaryAttr({b.getNamedAttr("args", toArray(args)),
-                              b.getNamedAttr("results", toArray(results))});
+  SmallVector<NamedAttribute> entries{
+      b.getNamedAttr("args", toArray(args)),
+      b.getNamedAttr("results", toArray(results))};
+  if (!symbols.empty()) {
+    SmallVector<Attribute> sizeAttrs, symbolAttrs;
+    for (ArrayRef<int64_t> dims : sizes)
+      sizeAttrs.push_back(b.getDenseI64ArrayAttr(dims));
+    for (StringRef symbol : symbols)
+      symbolAttrs.push_back(b.getStringAttr(symbol));
+    entries.push_back(b.getNamedAttr("sizes", b.getArrayAttr(sizeAttrs)));
+    entries.push_back(b.getNamedAttr("symbols", b.getArrayAttr(symbolAttrs)));
+  }
+  return b.getDictionaryAttr(entries);
 }
 
 /// Reads the `tad.abi` attribute of `op`; reports malformed attributes as
@@ -149,6 +196,9 @@ inline FailureOr<std::optional<Signature>> readSignature(Operation *op) {
     return op->emitError("malformed '")
            << kSignatureAttrName << "' attribute: expected {args = [...], "
            << "results = [...]}, got " << attr;
+  auto sizes = dict.getAs<ArrayAttr>("sizes");
+  auto symbols = dict.getAs<ArrayAttr>("symbols");
+  bool dynamic = sizes || symbols;
   Signature signature;
   for (auto [list, out] : {std::pair(args, &signature.args),
                            std::pair(results, &signature.results)}) {
@@ -156,14 +206,60 @@ inline FailureOr<std::optional<Signature>> readSignature(Operation *op) {
       auto typeAttr = dyn_cast<TypeAttr>(element);
       auto tensor =
           typeAttr ? dyn_cast<RankedTensorType>(typeAttr.getValue()) : nullptr;
-      if (!tensor || !tensor.hasStaticShape() ||
+      if (!tensor || (!dynamic && !tensor.hasStaticShape()) ||
           !getDType(tensor.getElementType()))
         return op->emitError("malformed '")
                << kSignatureAttrName << "' attribute: " << element
-               << " is not a static tensor type with a tad dtype";
+               << " is not a " << (dynamic ? "" : "static ")
+               << "tensor type with a tad dtype";
       out->push_back(tensor);
     }
   }
+  size_t count = signature.args.size() + signature.results.size();
+  if (!dynamic) {
+    for (RankedTensorType type : llvm::concat<RankedTensorType>(
+             signature.args, signature.results))
+      signature.sizes.push_back(llvm::to_vector(type.getShape()));
+    return std::optional<Signature>(std::move(signature));
+  }
+  auto malformed = [&]() {
+    return op->emitError("malformed '")
+           << kSignatureAttrName << "' attribute: 'sizes' and 'symbols' must "
+           << "give each tensor's dimensions (a static size, or -1 - k for "
+           << "symbol k) and name at most " << kMaxSymbols << " symbols, got "
+           << attr;
+  };
+  if (!sizes || !symbols || sizes.size() != count ||
+      symbols.size() > kMaxSymbols)
+    return malformed();
+  for (Attribute symbol : symbols) {
+    auto name = dyn_cast<StringAttr>(symbol);
+    if (!name)
+      return malformed();
+    signature.symbols.push_back(name.str());
+  }
+  int64_t numSymbols = static_cast<int64_t>(signature.symbols.size());
+  for (auto [i, element] : llvm::enumerate(sizes)) {
+    auto dims = dyn_cast<DenseI64ArrayAttr>(element);
+    RankedTensorType type = i < signature.args.size()
+                                ? signature.args[i]
+                                : signature.results[i - signature.args.size()];
+    if (!dims || dims.size() != type.getRank())
+      return malformed();
+    for (auto [size, declared] : llvm::zip_equal(dims.asArrayRef(),
+                                                 type.getShape()))
+      if (size < -numSymbols ||
+          (size >= 0 ? declared != size : !ShapedType::isDynamic(declared)))
+        return malformed();
+    signature.sizes.push_back(llvm::to_vector(dims.asArrayRef()));
+  }
+  // Every symbol is some argument's size.
+  for (int64_t k = 0; k < numSymbols; ++k)
+    if (llvm::none_of(ArrayRef(signature.sizes).take_front(signature.args.size()),
+                      [&](ArrayRef<int64_t> dims) {
+                        return llvm::is_contained(dims, -1 - k);
+                      }))
+      return malformed();
   return std::optional<Signature>(std::move(signature));
 }
 

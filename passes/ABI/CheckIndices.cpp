@@ -3,6 +3,7 @@
 // See TadCheckIndicesPass in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/ABI/CheckSites.h"
 #include "passes/ABI/Passes.h"
 
 #include "dialects/Tad/ShapeUtils.h"
@@ -25,10 +26,6 @@ namespace {
 
 /// The runtime function that ends the call (runtime/src/cpu/call.c).
 constexpr StringLiteral kFailIndex = "__tad_fail_index";
-/// Bytes of the NUL-terminated description of a check site ("tad.embedding
-/// at model.mlir:3:8"); one size for all, so that every call has the same
-/// type. Longer descriptions keep their end (the location).
-constexpr int64_t kSiteBytes = 96;
 
 /// An index operand of an op and the range its values must lie in.
 struct IndexOperand {
@@ -92,31 +89,11 @@ SmallVector<IndexOperand> getIndexOperands(Operation *op) {
   llvm::erase_if(result, [](const IndexOperand &operand) {
     auto type = dyn_cast<RankedTensorType>(operand.indices.getType());
     return !type || !type.getElementType().isSignlessInteger() ||
-           type.getElementType().isInteger(1) || !type.hasStaticShape() ||
-           type.getNumElements() == 0 || ShapedType::isDynamic(operand.hi);
+           type.getElementType().isInteger(1) ||
+           (type.hasStaticShape() && type.getNumElements() == 0) ||
+           ShapedType::isDynamic(operand.hi);
   });
   return result;
-}
-
-/// "tad.embedding at file:line:col", NUL-terminated in kSiteBytes.
-std::string describeSite(Operation *op) {
-  std::string text = op->getName().getStringRef().str();
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    text += (" at " + loc.getFilename().getValue() + ":" +
-             Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
-                .str();
-  else if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
-    for (Location inner : fused.getLocations())
-      if (auto loc = dyn_cast<FileLineColLoc>(inner)) {
-        text += (" at " + loc.getFilename().getValue() + ":" +
-                 Twine(loc.getLine()) + ":" + Twine(loc.getColumn()))
-                    .str();
-        break;
-      }
-  if (static_cast<int64_t>(text.size()) > kSiteBytes - 1)
-    text = "..." + text.substr(text.size() - (kSiteBytes - 4));
-  text.resize(kSiteBytes, '\0');
-  return text;
 }
 
 class CheckIndicesPass
@@ -132,41 +109,24 @@ public:
     });
     if (sites.empty())
       return;
-    declareFailIndex(module);
+    Type i64 = IntegerType::get(module.getContext(), 64);
+    declareFailFunction(
+        module, kFailIndex,
+        {i64, i64, i64,
+         MemRefType::get({kCheckSiteBytes},
+                         IntegerType::get(module.getContext(), 8))});
     SymbolTable symbols(module);
     for (auto [index, site] : llvm::enumerate(sites)) {
       OpBuilder b(site.first);
       Location loc = site.first->getLoc();
-      // The description of the site, as a constant global.
-      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-      std::string text = describeSite(site.first);
-      auto bytesType = MemRefType::get({kSiteBytes}, mb.getI8Type());
-      auto tensorType = RankedTensorType::get({kSiteBytes}, mb.getI8Type());
-      auto global = memref::GlobalOp::create(
-          mb, loc, "__tad_index_site", mb.getStringAttr("private"), bytesType,
-          DenseElementsAttr::get(
-              tensorType,
-              ArrayRef(reinterpret_cast<const int8_t *>(text.data()),
-                       text.size())),
-          /*constant=*/true, /*alignment=*/nullptr);
-      symbols.insert(global); // renamed to a unique symbol
+      memref::GlobalOp global =
+          createCheckSite(module, symbols, site.first, "__tad_index_site");
       for (const IndexOperand &operand : site.second)
         emitCheck(b, loc, operand, global);
     }
   }
 
 private:
-  void declareFailIndex(ModuleOp module) {
-    if (module.lookupSymbol(kFailIndex))
-      return;
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    Type i64 = b.getI64Type();
-    auto type = b.getFunctionType(
-        {i64, i64, i64, MemRefType::get({kSiteBytes}, b.getI8Type())}, {});
-    auto fn = func::FuncOp::create(b, module.getLoc(), kFailIndex, type);
-    fn.setPrivate();
-  }
-
   /// Before the op: the least and the greatest index (a reduction over the
   /// index tensor), and if either is out of range, a call that ends the
   /// call of the entry point with TAD_ERROR_INDEX.

@@ -124,7 +124,8 @@ private:
   /// their shape arrays); returns null for an empty list.
   LLVM::GlobalOp emitTensorTypeTable(OpBuilder &b, Location loc,
                                      StringRef prefix,
-                                     ArrayRef<RankedTensorType> tensors);
+                                     ArrayRef<RankedTensorType> tensors,
+                                     ArrayRef<SmallVector<int64_t>> dims);
 
   /// The runtime functions an entry point calls.
   struct RuntimeFunctions {
@@ -167,7 +168,8 @@ LLVM::GlobalOp TadExportABIPass::createConstantGlobal(
 LLVM::GlobalOp
 TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
                                       StringRef prefix,
-                                      ArrayRef<RankedTensorType> tensors) {
+                                      ArrayRef<RankedTensorType> tensors,
+                                      ArrayRef<SmallVector<int64_t>> dims) {
   if (tensors.empty())
     return nullptr;
 
@@ -183,7 +185,7 @@ TadExportABIPass::emitTensorTypeTable(OpBuilder &b, Location loc,
     auto shape = LLVM::GlobalOp::create(
         b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
         (prefix + "_" + Twine(index) + "_shape").str(),
-        DenseElementsAttr::get(shapeType, tensor.getShape()));
+        DenseElementsAttr::get(shapeType, ArrayRef(dims[index])));
     symbols->insert(shape);
     shapes.push_back(shape);
   }
@@ -244,15 +246,24 @@ LLVM::LLVMFuncOp TadExportABIPass::emitPacked(OpBuilder &b,
   OpBuilder::InsertionGuard guard(b);
   Block *body = packed.addEntryBlock(b);
   b.setInsertionPointToEnd(body);
-  SmallVector<Value> pointers;
-  for (unsigned i = 0, e = impl.getNumArguments(); i < e; ++i) {
+  // The array holds the pointers, then the symbols' sizes (emitEntry); the
+  // implementation takes the sizes first.
+  size_t numSymbols = fn.signature.symbols.size();
+  size_t numPointers = impl.getNumArguments() - numSymbols;
+  auto load = [&](size_t i) -> Value {
     Value slot = LLVM::GEPOp::create(
         b, loc, types->ptr, types->ptr, body->getArgument(0),
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)},
         LLVM::GEPNoWrapFlags::inbounds);
-    pointers.push_back(LLVM::LoadOp::create(b, loc, types->ptr, slot));
-  }
-  LLVM::CallOp::create(b, loc, impl, pointers);
+    return LLVM::LoadOp::create(b, loc, types->ptr, slot);
+  };
+  SmallVector<Value> operands;
+  for (size_t k = 0; k < numSymbols; ++k)
+    operands.push_back(
+        LLVM::PtrToIntOp::create(b, loc, types->i64, load(numPointers + k)));
+  for (size_t i = 0; i < numPointers; ++i)
+    operands.push_back(load(i));
+  LLVM::CallOp::create(b, loc, impl, operands);
   LLVM::ReturnOp::create(b, loc, ValueRange());
   return packed;
 }
@@ -282,10 +293,12 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)},
       LLVM::GEPNoWrapFlags::inbounds);
   size_t numPointers = fn.signature.args.size() + fn.signature.results.size();
-  // void *pointers[num_args + num_results]: the implementation's pointers,
-  // filled below or, on a device, by the device runtime.
-  Value count = LLVM::ConstantOp::create(b, loc, types->i64,
-                                         std::max<int64_t>(1, numPointers));
+  size_t numSymbols = fn.signature.symbols.size();
+  // void *pointers[num_args + num_results (+ num_symbols)]: the
+  // implementation's pointers, filled below or, on a device, by the device
+  // runtime; then the sizes of dynamic signatures' symbols.
+  Value count = LLVM::ConstantOp::create(
+      b, loc, types->i64, std::max<int64_t>(1, numPointers + numSymbols));
   Value pointers =
       LLVM::AllocaOp::create(b, loc, types->ptr, types->ptr, count);
   Value status =
@@ -352,6 +365,28 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   };
   storeData(args, fn.signature.args.size());
   storeData(results, fn.signature.results.size());
+  // Each symbol's size, from the argument dimension that defines it (the
+  // boundary check has bound the others to it), as a pointer-sized slot.
+  for (size_t k = 0; k < numSymbols; ++k) {
+    auto [arg, dim] = fn.signature.symbolSource(k);
+    Value field = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->tensor, args,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(arg), 1},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value shape = LLVM::LoadOp::create(b, loc, types->ptr, field);
+    Value sizeAddress = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->i64, shape,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(dim)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value size = LLVM::LoadOp::create(b, loc, types->i64, sizeAddress);
+    Value slot = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->ptr, pointers,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc,
+                          LLVM::IntToPtrOp::create(b, loc, types->ptr, size),
+                          slot);
+  }
   LLVM::ReturnOp::create(
       b, loc,
       LLVM::CallOp::create(b, loc, runtime.run,
@@ -366,7 +401,7 @@ void TadExportABIPass::runOnOperation() {
   symbols.emplace(module);
 
   // Collect the functions to export, in module order.
-  SmallVector<ExportedFunction> exported;
+  SmallVector<ExportedFunction, 0> exported;
   for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
     FailureOr<std::optional<tad::abi::Signature>> signature =
         tad::abi::readSignature(fn);
@@ -380,19 +415,34 @@ void TadExportABIPass::runOnOperation() {
           << "' signature but no body";
       return signalPassFailure();
     }
-    // The bare-pointer convention: void f(ptr arg..., ptr result...).
+    // The bare-pointer convention: void f(i64 symbol..., ptr arg...,
+    // ptr result...) (symbols: tad-bind-dynamic-sizes).
     LLVM::LLVMFunctionType type = fn.getFunctionType();
     size_t numPointers =
         (*signature)->args.size() + (*signature)->results.size();
+    size_t numSymbols = (*signature)->symbols.size();
+    ArrayRef<Type> params = type.getParams();
     bool barePointers =
         isa<LLVM::LLVMVoidType>(type.getReturnType()) &&
-        type.getNumParams() == numPointers &&
-        llvm::all_of(type.getParams(), llvm::IsaPred<LLVM::LLVMPointerType>);
+        params.size() == numSymbols + numPointers &&
+        llvm::all_of(params.take_front(numSymbols),
+                     [](Type t) { return t.isInteger(64); }) &&
+        llvm::all_of(params.drop_front(numSymbols),
+                     llvm::IsaPred<LLVM::LLVMPointerType>);
     if (!barePointers) {
+      InFlightDiagnostic diag = fn.emitError("function '");
+      diag << fn.getSymName() << "' has type " << type
+           << "; expected the bare-pointer convention with ";
+      if (numSymbols)
+        diag << numSymbols << " sizes (i64, first) and ";
+      diag << numPointers
+           << " pointers (arguments, then results) and no return value";
+      return signalPassFailure();
+    }
+    if (!device.empty() && (*signature)->isDynamic()) {
       fn.emitError("function '")
-          << fn.getSymName() << "' has type " << type
-          << "; expected the bare-pointer convention with " << numPointers
-          << " pointers (arguments, then results) and no return value";
+          << fn.getSymName()
+          << "' has dynamic sizes; device targets need static shapes";
       return signalPassFailure();
     }
     exported.push_back({fn, fn.getSymName().str(), std::move(**signature)});
@@ -456,7 +506,9 @@ void TadExportABIPass::runOnOperation() {
     fn.impl->removeAttr(tad::abi::kSignatureAttrName);
     // Callers own distinct buffers (runtime.h): results never overlap
     // arguments or each other.
-    for (unsigned i = 0, e = fn.impl.getNumArguments(); i < e; ++i)
+    for (unsigned i = fn.signature.symbols.size(),
+                  e = fn.impl.getNumArguments();
+         i < e; ++i)
       fn.impl.setArgAttr(i, noAlias, UnitAttr::get(context));
   }
 
@@ -487,9 +539,13 @@ void TadExportABIPass::runOnOperation() {
         b.getStringAttr(text));
     symbols->insert(name);
     tables.push_back(
-        {name, emitTensorTypeTable(b, loc, prefix + "_args", fn.signature.args),
-         emitTensorTypeTable(b, loc, prefix + "_results",
-                             fn.signature.results)});
+        {name,
+         emitTensorTypeTable(
+             b, loc, prefix + "_args", fn.signature.args,
+             ArrayRef(fn.signature.sizes).take_front(fn.signature.args.size())),
+         emitTensorTypeTable(
+             b, loc, prefix + "_results", fn.signature.results,
+             ArrayRef(fn.signature.sizes).drop_front(fn.signature.args.size()))});
   }
 
   // The tad_function_info array.

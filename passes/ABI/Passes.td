@@ -50,6 +50,50 @@ def TadCheckIndicesPass : Pass<"tad-check-indices", "::mlir::ModuleOp"> {
   ];
 }
 
+def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
+  let summary = "Check at run time that dynamic sizes agree where ops need it";
+  let description = [{
+    Runs on tad ops, before their lowering (CPU modules). Type inference
+    treats a dynamic size (`?`) as agreeing with every size it meets: it
+    never broadcasts (against a static size other than 1 it is that size,
+    against another `?` the two are equal), the inner dimensions of a
+    matrix product are equal, and a view keeps the element count (a `-1`
+    in its sizes divides it exactly). The lowering relies on that. Before
+    each op where such an assumption involves a dynamic size (ops with
+    `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
+    `mse_loss` and its backward, `view`, `reshape`, `_unsafe_view`), this
+    pass compares the sizes at run time and, where they differ, calls the
+    runtime's `__tad_fail_shape`, which ends the call: the entry point
+    returns `TAD_ERROR_SHAPE` with a message naming the function, the
+    operand, the dimension, both sizes and the op with its location.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+  ];
+}
+
+def TadBindDynamicSizesPass
+    : Pass<"tad-bind-dynamic-sizes", "::mlir::ModuleOp"> {
+  let summary = "Pass the sizes of dynamic exported tensors as leading index arguments";
+  let description = [{
+    Runs after bufferization and buffer-results-to-out-params, on exported
+    functions whose `tad.abi` signature has symbols (dynamic sizes). The
+    bare-pointer calling convention of the entry points passes only memrefs
+    of static shape: each such function gets one `index` argument per
+    symbol, before the others, and each dynamic memref argument becomes a
+    rank-0 memref of its element type (a bare pointer) that the body
+    reinterprets with its sizes (the symbols' values, or static sizes) and
+    row-major strides. `tad-export-abi` passes the sizes the caller's
+    tensors have (runtime/src/boundary.c checked that the dimensions of one
+    symbol agree).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def TadEmptyBoundaryTensorsPass
     : Pass<"tad-empty-boundary-tensors", "::mlir::ModuleOp"> {
   let summary = "Pass zero-size tensors through the C boundary as tensor<0xT>";

@@ -5,7 +5,9 @@
 // the tensor types to check calls and to describe the module. This pass
 // stores them, before anything changes the signatures, as the `tad.abi`
 // attribute of each exported function (see passes/ABI.h), and marks the
-// arguments read-only for bufferization.
+// arguments read-only for bufferization. Dynamic sizes become symbols
+// (tad::abi::Signature): those of results are traced back to the argument
+// dimensions they come from.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ABI/ABI.h"
@@ -13,6 +15,8 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADRECORDABIPASS
@@ -32,11 +36,6 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
            << fn.getSymName() << "' has " << kind << " #" << index
            << " of type " << type
            << "; the tad C ABI passes only ranked tensors";
-  if (!tensor.hasStaticShape())
-    return fn.emitError("exported function '")
-           << fn.getSymName() << "' has " << kind << " #" << index
-           << " of dynamic shape " << type
-           << "; the tad C ABI needs static shapes";
   if (!tad::abi::getDType(tensor.getElementType()))
     return fn.emitError("exported function '")
            << fn.getSymName() << "' has " << kind << " #" << index
@@ -48,6 +47,145 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
            << " with a tensor encoding " << type
            << "; the tad C ABI passes dense row-major tensors";
   return success();
+}
+
+/// The argument and dimension whose size dimension `dim` of `value` has,
+/// following the value back through the ops that keep sizes (destination-
+/// style ops to their inits, tensor.empty to its size operands, casts and
+/// reshapes that move a dynamic size as it is); nullopt where the size is
+/// computed some other way.
+std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
+                                                      Value value, int64_t dim);
+
+/// Like traceSize, for an index value that is a size.
+std::optional<std::pair<unsigned, int64_t>> traceIndex(func::FuncOp fn,
+                                                       Value size) {
+  auto dimOp = size.getDefiningOp<tensor::DimOp>();
+  std::optional<int64_t> index = dimOp ? dimOp.getConstantIndex() : std::nullopt;
+  if (!index)
+    return std::nullopt;
+  return traceSize(fn, dimOp.getSource(), *index);
+}
+
+std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
+                                                      Value value,
+                                                      int64_t dim) {
+  for (int depth = 0; depth < 1000; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() != &fn.getBody().front())
+        return std::nullopt;
+      return std::pair(arg.getArgNumber(), dim);
+    }
+    Operation *op = value.getDefiningOp();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+      continue;
+    }
+    if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      return traceIndex(fn, empty.getDynamicSize(dim));
+    if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+      if (!cast.getSource().getType().isDynamicDim(dim))
+        return std::nullopt;
+      value = cast.getSource();
+      continue;
+    }
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+      OpFoldResult size = expand.getMixedOutputShape()[dim];
+      auto sizeValue = dyn_cast<Value>(size);
+      return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
+    }
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      // A group of one dynamic size and 1s keeps that size.
+      std::optional<int64_t> kept;
+      auto source = collapse.getSrcType();
+      for (int64_t d : collapse.getReassociationIndices()[dim]) {
+        if (source.isDynamicDim(d) && !kept)
+          kept = d;
+        else if (source.getDimSize(d) != 1)
+          return std::nullopt;
+      }
+      if (!kept)
+        return std::nullopt;
+      value = collapse.getSrc();
+      dim = *kept;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The symbols of `fn`'s dynamic sizes (see tad::abi::Signature): one per
+/// dynamic argument dimension, named by the argument's `tad.dim_names`
+/// (dimensions with one name share a symbol) or `s<k>`; each dynamic result
+/// dimension takes the symbol of the argument dimension it is traced to.
+FailureOr<std::pair<SmallVector<SmallVector<int64_t>>, SmallVector<std::string>>>
+assignSymbols(func::FuncOp fn) {
+  SmallVector<SmallVector<int64_t>> sizes;
+  SmallVector<std::string> symbols;
+  auto symbolOf = [&](StringRef name) {
+    auto it = llvm::find(symbols, name);
+    if (it == symbols.end()) {
+      symbols.push_back(name.str());
+      it = std::prev(symbols.end());
+    }
+    return -1 - static_cast<int64_t>(it - symbols.begin());
+  };
+  FunctionType type = fn.getFunctionType();
+  for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+    auto tensor = cast<RankedTensorType>(input);
+    auto names = fn.getArgAttrOfType<ArrayAttr>(i, "tad.dim_names");
+    if (names && names.size() != static_cast<size_t>(tensor.getRank()))
+      return fn.emitError("argument #")
+             << i << " of '" << fn.getSymName() << "' has 'tad.dim_names' "
+             << names << " of " << names.size() << " names for rank "
+             << tensor.getRank();
+    SmallVector<int64_t> dims;
+    for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+      if (!ShapedType::isDynamic(size)) {
+        dims.push_back(size);
+        continue;
+      }
+      auto name = names ? dyn_cast<StringAttr>(names[d]) : StringAttr();
+      std::string text =
+          name && !name.getValue().empty()
+              ? name.str()
+              : ("s" + Twine(symbols.size())).str();
+      if (!tad::abi::isCIdentifier(text))
+        return fn.emitError("argument #")
+               << i << " of '" << fn.getSymName() << "' names dimension " << d
+               << " '" << text << "'; dimension names must be C identifiers";
+      dims.push_back(symbolOf(text));
+    }
+    sizes.push_back(std::move(dims));
+  }
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  for (auto [j, result] : llvm::enumerate(ret.getOperands())) {
+    auto tensor = cast<RankedTensorType>(result.getType());
+    SmallVector<int64_t> dims;
+    for (auto [d, size] : llvm::enumerate(tensor.getShape())) {
+      if (!ShapedType::isDynamic(size)) {
+        dims.push_back(size);
+        continue;
+      }
+      std::optional<std::pair<unsigned, int64_t>> source =
+          traceSize(fn, result, d);
+      if (!source)
+        return fn.emitError("result #")
+               << j << " of '" << fn.getSymName()
+               << "' has a dynamic size in dimension " << d
+               << " that is not the size of an argument's dimension; the tad "
+                  "C ABI computes result shapes from argument shapes";
+      dims.push_back(sizes[source->first][source->second]);
+    }
+    sizes.push_back(std::move(dims));
+  }
+  if (symbols.size() > tad::abi::kMaxSymbols)
+    return fn.emitError("'")
+           << fn.getSymName() << "' has " << symbols.size()
+           << " dynamic sizes; the tad C ABI allows at most "
+           << tad::abi::kMaxSymbols;
+  return std::pair(std::move(sizes), std::move(symbols));
 }
 
 struct TadRecordABIPass : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
@@ -80,9 +218,19 @@ struct TadRecordABIPass : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
         failed = true;
         continue;
       }
+      auto symbols = assignSymbols(fn);
+      if (mlir::failed(symbols)) {
+        failed = true;
+        continue;
+      }
       fn->setAttr(tad::abi::kSignatureAttrName,
-                  tad::abi::buildSignatureAttr(&getContext(), type.getInputs(),
-                                               type.getResults()));
+                  tad::abi::buildSignatureAttr(
+                      &getContext(), type.getInputs(), type.getResults(),
+                      symbols->second.empty() ? ArrayRef<SmallVector<int64_t>>()
+                                              : symbols->first,
+                      symbols->second));
+      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+        fn.removeArgAttr(i, "tad.dim_names");
       // `const tad_tensor *args`: never bufferize in place into an argument.
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
         fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,

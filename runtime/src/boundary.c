@@ -45,10 +45,57 @@ static void format_shape(char *out, const int64_t *shape, int32_t rank,
   out[len] = '\0';
 }
 
-/* Whether a signature's dimension admits a given one; negative signature
- * dimensions are reserved for dynamic sizes and admit any size. */
+/* Whether a signature's dimension admits a given one; a negative signature
+ * dimension, -1 - k, is the dynamic size of symbol k and admits any size
+ * (which the symbol check below binds). */
 static int dim_matches(int64_t expected, int64_t actual) {
   return actual >= 0 && (expected < 0 || expected == actual);
+}
+
+/* The sizes of a dynamic signature's symbols as the call binds them: the
+ * first tensor dimension of a symbol sets its size, later ones must agree.
+ * (The compiler allows at most TAD_MAX_SYMBOLS symbols.) */
+enum { TAD_MAX_SYMBOLS = 64 };
+typedef struct symbol_bindings {
+  int64_t size[TAD_MAX_SYMBOLS];
+  const char *what[TAD_MAX_SYMBOLS]; /* "argument" or "result" */
+  int64_t index[TAD_MAX_SYMBOLS], dim[TAD_MAX_SYMBOLS];
+  uint8_t bound[TAD_MAX_SYMBOLS];
+} symbol_bindings;
+
+/* Binds or checks the symbols among `type`'s dimensions. */
+static int32_t check_symbols(const char *fn, const char *what, int64_t index,
+                             const tad_tensor *t, const tad_tensor_type *type,
+                             symbol_bindings *symbols) {
+  for (int32_t d = 0; d < type->rank; ++d) {
+    if (type->shape[d] >= 0)
+      continue;
+    int64_t k = -1 - type->shape[d];
+    if (k >= TAD_MAX_SYMBOLS) {
+      __tad_set_error("%s: the signature of %s %" PRId64
+                      " has a dynamic size beyond the runtime's %d symbols",
+                      fn, what, index, (int)TAD_MAX_SYMBOLS);
+      return TAD_ERROR_SHAPE;
+    }
+    if (!symbols->bound[k]) {
+      symbols->bound[k] = 1;
+      symbols->size[k] = t->shape[d];
+      symbols->what[k] = what;
+      symbols->index[k] = index;
+      symbols->dim[k] = d;
+      continue;
+    }
+    if (symbols->size[k] != t->shape[d]) {
+      __tad_set_error("%s: %s %" PRId64 " has size %" PRId64
+                      " in dimension %" PRId32 ", but %s %" PRId64
+                      " has size %" PRId64 " in dimension %" PRId64
+                      ", and the two are one dynamic size",
+                      fn, what, index, t->shape[d], d, symbols->what[k],
+                      symbols->index[k], symbols->size[k], symbols->dim[k]);
+      return TAD_ERROR_SHAPE;
+    }
+  }
+  return TAD_OK;
 }
 
 /* Whether a tensor of this (already checked) shape has no elements. */
@@ -150,17 +197,24 @@ static int32_t check_call(const tad_function_info *fn, const tad_tensor *args,
   }
   const char *name = fn->name ? fn->name : "<unnamed function>";
   int32_t status;
+  symbol_bindings symbols;
+  memset(symbols.bound, 0, sizeof symbols.bound);
   if ((status = check_count(name, "argument", fn->num_args, num_args, args)) ||
       (status = check_count(name, "result", fn->num_results, num_results,
                             results)))
     return status;
   for (int64_t i = 0; i < num_args; ++i)
     if ((status = check_tensor(name, "argument", i, &args[i], &fn->args[i],
-                               accept_device)))
+                               accept_device)) ||
+        (status = check_symbols(name, "argument", i, &args[i], &fn->args[i],
+                                &symbols)))
       return status;
+  /* Results after all arguments: every symbol is an argument's size. */
   for (int64_t i = 0; i < num_results; ++i)
     if ((status = check_tensor(name, "result", i, &results[i],
-                               &fn->results[i], accept_device)))
+                               &fn->results[i], accept_device)) ||
+        (status = check_symbols(name, "result", i, &results[i],
+                                &fn->results[i], &symbols)))
       return status;
   __tad_clear_error();
   return TAD_OK;

@@ -449,10 +449,11 @@ func.func @view_empty_inferred(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
 
 // -----
 
+// A view of a dynamic shape: sizes other than -1 must be sizes.
 func.func @view_dynamic(%a: tensor<?x4xf32>) -> tensor<?xf32> {
-  // expected-error @+2 {{'tad.view' op requires a statically shaped operand, got 'tensor<?x4xf32>'}}
+  // expected-error @+2 {{'tad.view' op 'size' [-2] is invalid for a tensor of shape [?, 4]}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = tad.view %a {size = array<i64: -1>} : (tensor<?x4xf32>) -> tensor<?xf32>
+  %0 = tad.view %a {size = array<i64: -2>} : (tensor<?x4xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
 

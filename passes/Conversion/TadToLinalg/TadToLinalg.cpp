@@ -37,13 +37,17 @@ LogicalResult checkStaticShapes(ModuleOp module) {
   bool ok = true;
   module.walk([&](Operation *op) {
     if (!isa_and_present<TadDialect>(op->getDialect()) ||
-        isa<ZerosLikeOp>(op) || lowering::hasStaticShapes(op))
+        isa<ZerosLikeOp>(op) || lowering::hasStaticShapes(op) ||
+        lowering::lowersDynamicShapes(op))
       return;
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                               op->getResultTypes())) {
       auto shaped = dyn_cast<ShapedType>(type);
       if (shaped && !shaped.hasStaticShape()) {
-        op->emitOpError("tad-to-linalg requires static shapes, got ") << type;
+        op->emitOpError("tad-to-linalg does not lower this op with dynamic "
+                        "shapes (docs/dynamic-shapes.md lists those it does), "
+                        "got ")
+            << type;
         break;
       }
     }

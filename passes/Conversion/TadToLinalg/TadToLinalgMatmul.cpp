@@ -20,12 +20,28 @@ using namespace mlir::tad::lowering;
 
 namespace {
 
+/// Where each dimension of a product of `lhs` and `rhs` comes from: the
+/// rows of `lhs` (all of its dimensions but the last for bmm's batch and
+/// rows) and the columns of `rhs` (its last dimension, when it has more
+/// than one).
+SmallVector<SizeSource> productSources(Value lhs, Value rhs) {
+  SmallVector<SizeSource> sources;
+  int64_t lhsRank = cast<RankedTensorType>(lhs.getType()).getRank();
+  int64_t rhsRank = cast<RankedTensorType>(rhs.getType()).getRank();
+  for (int64_t d = 0; d + 1 < lhsRank; ++d)
+    sources.push_back({lhs, d});
+  if (rhsRank >= 2)
+    sources.push_back({rhs, rhsRank - 1});
+  return sources;
+}
+
 /// The product `ProductOp(lhs, rhs)` into a zero-filled init of `type`.
 template <typename ProductOp>
 Value buildProduct(OpBuilder &b, Location loc, RankedTensorType type,
                    Value lhs, Value rhs) {
   Value init =
-      filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()));
+      filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()),
+                   productSources(lhs, rhs));
   return ProductOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
                            ValueRange{init})
       .getResult(0);

@@ -20,6 +20,12 @@ namespace mlir::tad::lowering {
 // IR builders (TadToLinalgUtils.cpp)
 //===----------------------------------------------------------------------===//
 
+/// Where a dynamic size comes from at run time: dimension `dim` of `value`.
+struct SizeSource {
+  Value value;
+  int64_t dim = 0;
+};
+
 /// Computes one element of a generic from its input elements.
 using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
@@ -40,9 +46,21 @@ Value zeroConstant(OpBuilder &b, Location loc, Type type);
 AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> input,
                        ArrayRef<int64_t> domain);
 
-/// `tensor.empty` of `type` filled with `value` by `linalg.fill`.
+/// `tensor.empty` of `type`; its dynamic sizes are read from `sources`
+/// (one entry per dimension of `type`, used where the size is dynamic).
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<SizeSource> sources = {});
+
+/// The sources of the dynamic sizes of `shape`, the broadcast of `inputs`
+/// (aligned from the last dimension): a dynamic size never broadcasts, so
+/// an input dynamic in that dimension has it.
+SmallVector<SizeSource> broadcastSources(ArrayRef<int64_t> shape,
+                                         ValueRange inputs);
+
+/// `tensor.empty` of `type` (see emptyTensor) filled with `value` by
+/// `linalg.fill`.
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                   Value value);
+                   Value value, ArrayRef<SizeSource> sources = {});
 
 /// One all-parallel `linalg.generic` over `resultType` whose inputs broadcast
 /// through `broadcastMap`; `body` computes an element from theirs.
@@ -65,15 +83,33 @@ Value addScaledProduct(OpBuilder &b, Location loc, RankedTensorType type,
 /// `value` divided elementwise by the constant `divisor`.
 Value divideBy(OpBuilder &b, Location loc, Value value, double divisor);
 
+/// `value` divided elementwise by the float scalar `divisor`.
+Value divideBy(OpBuilder &b, Location loc, Value value, Value divisor);
+
+/// The number of elements of `shape` in `dims`, as a float scalar of
+/// `floatType`: a constant, or computed at run time from the dynamic sizes'
+/// `sources` (one entry per dimension of `shape`).
+Value elementCount(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   ArrayRef<int64_t> dims, ArrayRef<SizeSource> sources,
+                   Type floatType);
+
 /// Reshapes `value` (row-major, same element count) to `type` with
 /// `tensor.collapse_shape`/`tensor.expand_shape`: one op when a direct
 /// reassociation exists, otherwise through a 1-D tensor.
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 RankedTensorType type);
 
-/// Whether all operand and result types of `op` have static shapes, which
-/// every lowering needs (it builds static tensor.empty ops and reshapes).
+/// reshapeTo where `value` or `type` has dynamic sizes (the element counts
+/// agree at run time: tad-check-shapes).
+Value reshapeDynamic(OpBuilder &b, Location loc, Value value,
+                     RankedTensorType type);
+
+/// Whether all operand and result types of `op` have static shapes.
 bool hasStaticShapes(Operation *op);
+
+/// Whether the lowering of `op` handles dynamic sizes (and tad-check-shapes
+/// checks what it assumes of them); other lowerings need static shapes.
+bool lowersDynamicShapes(Operation *op);
 
 /// Product of the sizes of `shape` at `dims`.
 int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
@@ -83,9 +119,10 @@ int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
 //===----------------------------------------------------------------------===//
 
 /// Replaces an op by the single value that `lower` builds. The only
-/// precondition, static shapes, is checked here, so lowerings are plain
-/// functions that cannot fail; an op with a dynamic shape stays illegal and
-/// the conversion reports it.
+/// precondition, static shapes unless lowersDynamicShapes(op), is checked
+/// here, so lowerings are plain functions that cannot fail; an op with a
+/// dynamic shape it does not handle stays illegal and the conversion
+/// reports it.
 template <typename OpTy>
 struct LowerToValue : OpConversionPattern<OpTy> {
   using Adaptor = typename OpTy::Adaptor;
@@ -97,7 +134,7 @@ struct LowerToValue : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasStaticShapes(op))
+    if (!hasStaticShapes(op) && !lowersDynamicShapes(op))
       return rewriter.notifyMatchFailure(op, "dynamic shape");
     rewriter.replaceOp(op, lower(op, adaptor, rewriter));
     return success();

@@ -22,6 +22,22 @@ namespace {
 
 Value identity(OpBuilder &, Location, ValueRange args) { return args[0]; }
 
+/// `sum` divided by the number of elements of `shape` (the broadcast shape
+/// of `inputs`) in `dims`.
+Value divideByCount(OpBuilder &b, Location loc, Value sum,
+                    ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
+                    ValueRange inputs) {
+  auto type = cast<RankedTensorType>(sum.getType());
+  if (llvm::none_of(dims, [&](int64_t d) {
+        return ShapedType::isDynamic(shape[d]);
+      }))
+    return divideBy(b, loc, sum, static_cast<double>(numElements(shape, dims)));
+  return divideBy(b, loc, sum,
+                  elementCount(b, loc, shape, dims,
+                               broadcastSources(shape, inputs),
+                               type.getElementType()));
+}
+
 /// Sum of `self` over the wrapped, sorted `dims`, reshaped to `type` (which
 /// carries keepdim's size-1 dimensions when asked for); the mean when `mean`.
 Value sumOver(OpBuilder &b, Location loc, Value self, ArrayRef<int64_t> dims,
@@ -32,7 +48,7 @@ Value sumOver(OpBuilder &b, Location loc, Value self, ArrayRef<int64_t> dims,
   Value sum = buildSum(b, loc, shape, type.getElementType(), self, dims,
                        identity);
   if (mean)
-    sum = divideBy(b, loc, sum, static_cast<double>(numElements(shape, dims)));
+    sum = divideByCount(b, loc, sum, shape, dims, self);
   return reshapeTo(b, loc, sum, type);
 }
 
@@ -103,7 +119,7 @@ Value lowerMseLoss(MseLossOp op, MseLossOp::Adaptor adaptor, OpBuilder &b) {
   Value sum = buildSum(b, loc, domain, type.getElementType(), inputs, dims,
                        squaredDifference);
   if (op.getReduction() == Mean)
-    sum = divideBy(b, loc, sum, static_cast<double>(numElements(domain, dims)));
+    sum = divideByCount(b, loc, sum, domain, dims, inputs);
   return sum;
 }
 
@@ -115,17 +131,34 @@ Value lowerMseLoss(MseLossOp op, MseLossOp::Adaptor adaptor, OpBuilder &b) {
 Value lowerMseLossBackward(MseLossBackwardOp op,
                            MseLossBackwardOp::Adaptor adaptor, OpBuilder &b) {
   auto type = cast<RankedTensorType>(op.getType());
-  double norm = 2.0;
-  if (op.getReduction() == Mean)
-    norm /= static_cast<double>(type.getNumElements());
+  Location loc = op.getLoc();
+  SmallVector<Value> inputs{adaptor.getGradOutput(), adaptor.getSelf(),
+                            adaptor.getTarget()};
+  Type element = type.getElementType();
+  // Static shapes: 2 / numel rounded once from double, as ATen computes its
+  // scalar, inside the body. Dynamic: computed at run time, outside.
+  bool dynamicMean = op.getReduction() == Mean && !type.hasStaticShape();
+  double staticNorm = 2.0;
+  if (op.getReduction() == Mean && type.hasStaticShape())
+    staticNorm /= static_cast<double>(type.getNumElements());
+  Value dynamicNorm;
+  if (dynamicMean) {
+    SmallVector<int64_t> all =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    dynamicNorm = arith::DivFOp::create(
+        b, loc, floatConstant(b, loc, element, 2.0),
+        elementCount(b, loc, type.getShape(), all,
+                     broadcastSources(type.getShape(), inputs), element));
+  }
   return buildElementwise(
-      b, op.getLoc(), type,
-      {adaptor.getGradOutput(), adaptor.getSelf(), adaptor.getTarget()},
+      b, loc, type, inputs,
       [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
         Value grad = args[0];
         Value diff = arith::SubFOp::create(nb, nl, args[1], args[2]);
-        Value scaledDiff = arith::MulFOp::create(
-            nb, nl, floatConstant(nb, nl, grad.getType(), norm), diff);
+        Value norm = dynamicNorm ? dynamicNorm
+                                 : floatConstant(nb, nl, grad.getType(),
+                                                 staticNorm);
+        Value scaledDiff = arith::MulFOp::create(nb, nl, norm, diff);
         return arith::MulFOp::create(nb, nl, scaledDiff, grad);
       });
 }

@@ -30,8 +30,10 @@ Value buildTranspose(OpBuilder &b, Location loc, Value value, int64_t dim0,
   SmallVector<int64_t> permutation =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
   std::swap(permutation[dim0], permutation[dim1]);
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<SizeSource> sources;
+  for (int64_t d : permutation)
+    sources.push_back({value, d});
+  Value init = emptyTensor(b, loc, type, sources);
   return linalg::TransposeOp::create(b, loc, value, init, permutation)
       .getResult()[0];
 }

@@ -9,6 +9,7 @@
 #include "passes/Conversion/TadToLinalg/TadToLinalgPatterns.h"
 
 #include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -49,10 +50,41 @@ AffineMap lowering::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> input,
   return AffineMap::get(domain.size(), /*symbolCount=*/0, exprs, ctx);
 }
 
+Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                            ArrayRef<SizeSource> sources) {
+  SmallVector<Value> sizes;
+  for (auto [i, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      sizes.push_back(tensor::DimOp::create(b, loc, sources[i].value,
+                                            sources[i].dim));
+  return tensor::EmptyOp::create(b, loc, type, sizes);
+}
+
+SmallVector<SizeSource> lowering::broadcastSources(ArrayRef<int64_t> shape,
+                                                   ValueRange inputs) {
+  SmallVector<SizeSource> sources(shape.size());
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    // A dynamic size never broadcasts (tad-check-shapes): any input that
+    // is dynamic in this dimension has the result's size there.
+    for (Value input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t dim = static_cast<int64_t>(i) -
+                    static_cast<int64_t>(shape.size() - type.getRank());
+      if (dim >= 0 && type.isDynamicDim(dim)) {
+        sources[i] = {input, dim};
+        break;
+      }
+    }
+    assert(sources[i].value && "a dynamic size without a dynamic input");
+  }
+  return sources;
+}
+
 Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                             Value value) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
+                             Value value, ArrayRef<SizeSource> sources) {
+  Value empty = emptyTensor(b, loc, type, sources);
   return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
       .getResult(0);
 }
@@ -72,8 +104,8 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  ScalarFn body) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = resultType.getRank();
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
+  Value init = emptyTensor(b, loc, resultType,
+                           broadcastSources(resultType.getShape(), inputs));
   SmallVector<AffineMap> maps = inputMaps(ctx, inputs, resultType.getShape());
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   SmallVector<utils::IteratorType> iterators(rank,
@@ -93,8 +125,12 @@ Value lowering::buildSum(OpBuilder &b, Location loc, ArrayRef<int64_t> domain,
   MLIRContext *ctx = b.getContext();
   auto resultType = RankedTensorType::get(
       reducedShape(domain, dims, /*keepdim=*/false), elementType);
-  Value init =
-      filledTensor(b, loc, resultType, zeroConstant(b, loc, elementType));
+  SmallVector<SizeSource> sources;
+  for (auto [d, source] : llvm::enumerate(broadcastSources(domain, inputs)))
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      sources.push_back(source);
+  Value init = filledTensor(b, loc, resultType,
+                            zeroConstant(b, loc, elementType), sources);
 
   SmallVector<AffineMap> maps = inputMaps(ctx, inputs, domain);
   SmallVector<AffineExpr> kept;
@@ -130,6 +166,40 @@ Value lowering::divideBy(OpBuilder &b, Location loc, Value value,
       });
 }
 
+Value lowering::divideBy(OpBuilder &b, Location loc, Value value,
+                         Value divisor) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return buildElementwise(
+      b, loc, type, value, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return arith::DivFOp::create(nb, nl, args[0], divisor).getResult();
+      });
+}
+
+Value lowering::elementCount(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
+                             ArrayRef<SizeSource> sources, Type floatType) {
+  int64_t known = 1;
+  Value count;
+  for (int64_t d : dims) {
+    if (!ShapedType::isDynamic(shape[d])) {
+      known *= shape[d];
+      continue;
+    }
+    Value size = tensor::DimOp::create(b, loc, sources[d].value, sources[d].dim);
+    count = count ? arith::MulIOp::create(b, loc, count, size).getResult()
+                  : size;
+  }
+  if (!count)
+    return floatConstant(b, loc, floatType, static_cast<double>(known));
+  Value asInt = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
+  Value asFloat = arith::UIToFPOp::create(b, loc, floatType, asInt);
+  if (known == 1)
+    return asFloat;
+  return arith::MulFOp::create(
+      b, loc, asFloat,
+      floatConstant(b, loc, floatType, static_cast<double>(known)));
+}
+
 /// Reassociation that groups all `rank` dimensions into one (none for rank 0).
 static SmallVector<ReassociationIndices> groupAll(int64_t rank) {
   if (rank == 0)
@@ -140,12 +210,41 @@ static SmallVector<ReassociationIndices> groupAll(int64_t rank) {
   return {all};
 }
 
+/// Sizes of `to`'s dynamic dimensions when `value` (of the same element
+/// count) expands into it by `groups`: each group has at most one dynamic
+/// size, the source's size divided by the group's static sizes.
+static SmallVector<OpFoldResult>
+expandedSizes(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> to,
+              ArrayRef<ReassociationIndices> groups) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [sourceDim, group] : llvm::enumerate(groups)) {
+    int64_t known = 1;
+    for (int64_t d : group)
+      if (!ShapedType::isDynamic(to[d]))
+        known *= to[d];
+    for (int64_t d : group) {
+      if (!ShapedType::isDynamic(to[d])) {
+        sizes.push_back(b.getIndexAttr(to[d]));
+        continue;
+      }
+      Value size = tensor::DimOp::create(b, loc, value, sourceDim);
+      if (known != 1)
+        size = arith::DivUIOp::create(
+            b, loc, size, arith::ConstantIndexOp::create(b, loc, known));
+      sizes.push_back(size);
+    }
+  }
+  return sizes;
+}
+
 Value lowering::reshapeTo(OpBuilder &b, Location loc, Value value,
                           RankedTensorType type) {
   auto source = cast<RankedTensorType>(value.getType());
   if (source == type)
     return value;
   ArrayRef<int64_t> from = source.getShape(), to = type.getShape();
+  if (!source.hasStaticShape() || !type.hasStaticShape())
+    return reshapeDynamic(b, loc, value, type);
   if (from.size() > to.size())
     if (auto groups = getReassociationIndicesForCollapse(from, to))
       return tensor::CollapseShapeOp::create(b, loc, type, value, *groups);
@@ -172,11 +271,73 @@ Value lowering::reshapeTo(OpBuilder &b, Location loc, Value value,
                                        groupAll(type.getRank()));
 }
 
+Value lowering::reshapeDynamic(OpBuilder &b, Location loc, Value value,
+                               RankedTensorType type) {
+  auto source = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> from = source.getShape(), to = type.getShape();
+  // Direct reassociations first: their groups hold at most one dynamic
+  // size each ([?, 784] -> [?, 28, 28] and back).
+  if (from.size() > to.size())
+    if (auto groups = getReassociationIndicesForCollapse(from, to))
+      return tensor::CollapseShapeOp::create(b, loc, type, value, *groups);
+  if (from.size() < to.size())
+    if (auto groups = getReassociationIndicesForCollapse(to, from))
+      if (llvm::all_of(*groups, [&](const ReassociationIndices &group) {
+            return llvm::count_if(group, [&](int64_t d) {
+                     return ShapedType::isDynamic(to[d]);
+                   }) <= 1;
+          }))
+        return tensor::ExpandShapeOp::create(
+            b, loc, type, value, *groups,
+            expandedSizes(b, loc, value, to, *groups));
+  // Otherwise through 1-D: [?] holds every shape.
+  auto flat = RankedTensorType::get({ShapedType::kDynamic},
+                                    type.getElementType());
+  Value flatValue = value;
+  if (source.getRank() > 1)
+    flatValue = tensor::CollapseShapeOp::create(b, loc, flat, value,
+                                                groupAll(source.getRank()));
+  else if (source.getRank() == 1 && source != flat)
+    flatValue = tensor::CastOp::create(b, loc, flat, value);
+  if (type.getRank() == 1)
+    return flatValue.getType() == type
+               ? flatValue
+               : tensor::CastOp::create(b, loc, type, flatValue).getResult();
+  if (type.getRank() == 0) {
+    Value one = tensor::CastOp::create(
+        b, loc, RankedTensorType::get({1}, type.getElementType()), flatValue);
+    return tensor::CollapseShapeOp::create(b, loc, type, one,
+                                           SmallVector<ReassociationIndices>{});
+  }
+  SmallVector<ReassociationIndices> groups = groupAll(type.getRank());
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, flatValue, groups,
+      expandedSizes(b, loc, flatValue, to, groups));
+}
+
 int64_t lowering::numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
   int64_t count = 1;
   for (int64_t d : dims)
     count *= shape[d];
   return count;
+}
+
+bool lowering::lowersDynamicShapes(Operation *op) {
+  // Each of these lowerings reads dynamic sizes from its operands, and
+  // tad-check-shapes checks the sizes it assumes equal.
+  return isa<
+      // Elementwise (buildElementwise).
+      NegOp, ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, AddTensorOp, SubTensorOp,
+      MulTensorOp, DivTensorOp, ThresholdBackwardOp, TanhBackwardOp,
+      SigmoidBackwardOp, AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp,
+      DivScalarOp,
+      // Products (buildProduct, addScaledProduct).
+      MmOp, AddmmOp, BmmOp, MvOp, DotOp,
+      // Reductions and losses (buildSum, elementCount).
+      SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
+      MseLossBackwardOp,
+      // Shapes (reshapeTo, buildTranspose).
+      TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp>(op);
 }
 
 bool lowering::hasStaticShapes(Operation *op) {

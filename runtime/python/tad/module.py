@@ -59,14 +59,20 @@ class TensorType(NamedTuple):
     """The static type of an argument or result.
 
     ``shape`` is a tuple of ints (None for a dynamic dimension) and
-    ``dtype`` a NumPy dtype. Prints as ``f32[2, 3]``.
+    ``dtype`` a NumPy dtype. ``symbols`` gives, per dimension, the index of
+    the dynamic size it has (None where static): dimensions with one symbol
+    have one size in every call (docs/dynamic-shapes.md). Prints as
+    ``f32[2, 3]``, or ``f32[s0, 3]`` with a dynamic size.
     """
 
     shape: Tuple[Optional[int], ...]
     dtype: np.dtype
+    symbols: Tuple[Optional[int], ...] = ()
 
     def __repr__(self) -> str:
-        dims = ", ".join("?" if d is None else str(d) for d in self.shape)
+        symbols = self.symbols or (None,) * len(self.shape)
+        dims = ", ".join(("?" if k is None else f"s{k}") if d is None
+                         else str(d) for d, k in zip(self.shape, symbols))
         return f"{_abi.DTYPE_NAMES[_abi.DTYPE_CODES[self.dtype]]}[{dims}]"
 
 
@@ -126,6 +132,13 @@ class Function:
                for t in signature.results):
             self._result_types = [(t.shape, t.dtype)
                                   for t in signature.results]
+        # Dynamic signatures: where each symbol's size is read from (the
+        # first argument dimension that has it).
+        self._symbol_sources = {}
+        for i, t in enumerate(signature.args):
+            for d, k in enumerate(t.symbols):
+                if k is not None:
+                    self._symbol_sources.setdefault(k, (i, d))
 
     @property
     def name(self) -> str:
@@ -169,7 +182,23 @@ class Function:
                            f"a '{array.device}' module; this module runs on "
                            f"'{device}'", _abi.ERROR_MEMORY)
 
-    def _results(self, out, device_results: bool) -> list:
+    def _result_shape(self, t: TensorType, arrays) -> tuple:
+        """The shape of a result of type ``t`` for these arguments: its
+        dynamic sizes are those of the argument dimensions with the same
+        symbol. Arguments of the wrong rank leave the size 0 (the module
+        rejects the call)."""
+        if None not in t.shape:
+            return t.shape
+        shape = []
+        for d, k in zip(t.shape, t.symbols):
+            if d is None:
+                i, dim = self._symbol_sources[k]
+                a_shape = arrays[i].shape if i < len(arrays) else ()
+                d = a_shape[dim] if dim < len(a_shape) else 0
+            shape.append(d)
+        return tuple(shape)
+
+    def _results(self, out, device_results: bool, arrays=()) -> list:
         """The result buffers: from ``out``, else allocated."""
         n = len(self.signature.results)
         if out is None:
@@ -189,12 +218,9 @@ class Function:
         results = []
         for i, (t, o) in enumerate(zip(self.signature.results, out)):
             if o is None:
-                if None in t.shape:
-                    raise TadError(f"{self.name}: result {i} has a dynamic "
-                                   "shape, which the Python loader cannot "
-                                   "allocate yet", _abi.ERROR_SHAPE)
-                o = (self.module.device_empty(t.shape, t.dtype)
-                     if device_results else np.empty(t.shape, t.dtype))
+                shape = self._result_shape(t, arrays)
+                o = (self.module.device_empty(shape, t.dtype)
+                     if device_results else np.empty(shape, t.dtype))
             elif isinstance(o, DeviceArray):
                 self._check_device_array("result", i, o)
             elif isinstance(o, np.ndarray):
@@ -294,7 +320,7 @@ class Function:
         for i, a in enumerate(arrays):
             if isinstance(a, DeviceArray):
                 self._check_device_array("argument", i, a)
-        results = self._results(out, device_results)
+        results = self._results(out, device_results, arrays)
         if out is not None:
             given = [i for i, o in enumerate(
                 out if isinstance(out, (list, tuple)) else [out])
@@ -473,7 +499,10 @@ def _tensor_type(path: str, fn: str, what: str, index: int,
                        f"{t.dtype}, which this tad package does not know")
     shape = tuple(None if t.shape[d] < 0 else int(t.shape[d])
                   for d in range(t.rank))
-    return TensorType(shape, dtype)
+    # A dynamic size -1 - k is symbol k.
+    symbols = tuple(-1 - int(t.shape[d]) if t.shape[d] < 0 else None
+                    for d in range(t.rank))
+    return TensorType(shape, dtype, symbols if None in shape else ())
 
 
 def _signature(path: str, info: _abi.FunctionInfo) -> Signature:

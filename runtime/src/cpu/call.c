@@ -8,7 +8,8 @@
  * frees the temporaries the call still holds, stores the message and jumps
  * back into __tad_run, which returns TAD_ERROR_MEMORY. Likewise an index
  * out of range (the checks of tad-check-indices call __tad_fail_index):
- * TAD_ERROR_INDEX; a failed MPI collective (mpi.c calls __tad_fail_runtime):
+ * TAD_ERROR_INDEX; dynamic sizes that disagree (tad-check-shapes calls
+ * __tad_fail_shape): TAD_ERROR_SHAPE; a failed MPI collective (mpi.c calls __tad_fail_runtime):
  * TAD_ERROR_RUNTIME.
  *
  * Generated code holds no other resource a jump could leak (no locks, no
@@ -85,6 +86,34 @@ void __tad_fail_index(int64_t index, int64_t lo, int64_t hi,
   __tad_set_error("%s: index %lld is out of range [%lld, %lld) in %s", name,
                   (long long)index, (long long)lo, (long long)hi, site);
   fail_call(frame, TAD_ERROR_INDEX);
+}
+
+void __tad_fail_shape(int64_t actual, int64_t expected, int64_t operand,
+                      int64_t dim, const char *site) {
+  tad_call_frame *frame = current_frame;
+  const char *name = frame && frame->fn && frame->fn->name ? frame->fn->name
+                                                           : "tad";
+  char what[160];
+  if (dim == -1)
+    snprintf(what, sizeof what,
+             "operand %lld has %lld elements, expected %lld", (long long)operand,
+             (long long)actual, (long long)expected);
+  else if (dim == -2)
+    snprintf(what, sizeof what,
+             "operand %lld has %lld elements, expected a multiple of %lld",
+             (long long)operand, (long long)actual, (long long)expected);
+  else
+    snprintf(what, sizeof what,
+             "operand %lld has size %lld in dimension %lld, expected %lld",
+             (long long)operand, (long long)actual, (long long)dim,
+             (long long)expected);
+  if (!frame) {
+    fprintf(stderr, "tad: %s in %s outside the thread of a call; aborting\n",
+            what, site);
+    abort();
+  }
+  __tad_set_error("%s: %s in %s", name, what, site);
+  fail_call(frame, TAD_ERROR_SHAPE);
 }
 
 void __tad_fail_runtime(const char *message) {

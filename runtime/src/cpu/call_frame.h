@@ -37,6 +37,18 @@ TAD_HIDDEN _Noreturn void __tad_fail_allocation(size_t bytes);
 TAD_HIDDEN _Noreturn void __tad_fail_index(int64_t index, int64_t lo,
                                            int64_t hi, const char *site);
 
+/* Ends the current call after a check found that dimension `dim` of
+ * operand `operand` of the op `site` describes has size `actual` where the
+ * op needs `expected` (dynamic sizes that disagree); `dim` -1 compares
+ * element counts, -2 asks for a multiple of `expected`. Frees the call's
+ * temporaries, stores "f: operand 1 has size 5 in dimension 0, expected 7
+ * in <site>" and returns TAD_ERROR_SHAPE from __tad_run. Called by
+ * generated code (passes/ABI/CheckShapes.cpp). Without a frame, prints and
+ * aborts. */
+TAD_HIDDEN _Noreturn void __tad_fail_shape(int64_t actual, int64_t expected,
+                                           int64_t operand, int64_t dim,
+                                           const char *site);
+
 /* Ends the current call with TAD_ERROR_RUNTIME and the message "f:
  * <message>" (f the function called), freeing its temporaries; used by
  * the MPI layer (mpi.c). Without a frame, prints and aborts. */

@@ -1,5 +1,6 @@
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  return %x : tensor<?xf32>
+func.func @dynamic(%x: tensor<?x2xf32>) -> tensor<?xf32> {
+  %0 = tad.view %x {size = array<i64: -1>} : (tensor<?x2xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 func.func @scalar(%x: f32) -> tensor<2xf16> {
   %c = arith.constant dense<1.0> : tensor<2xf16>

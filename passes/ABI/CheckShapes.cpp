@@ -1,0 +1,246 @@
+//===- CheckShapes.cpp - run-time checks of dynamic sizes -----------------===//
+//
+// See TadCheckShapesPass in Passes.td. A dynamic size (`?`) is inferred
+// under the assumption that it agrees with the sizes it meets: it never
+// broadcasts, the inner dimensions of a product are equal, a view keeps the
+// element count. This pass makes each such assumption a check before the op.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/ABI/CheckSites.h"
+#include "passes/ABI/Passes.h"
+
+#include "dialects/Tad/TadOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <variant>
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADCHECKSHAPESPASS
+#include "passes/ABI/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+using namespace mlir::tad;
+
+namespace {
+
+/// The runtime function that ends the call (runtime/src/cpu/call.c).
+constexpr StringLiteral kFailShape = "__tad_fail_shape";
+/// `dim` arguments of __tad_fail_shape that compare element counts.
+constexpr int64_t kElementCount = -1;
+constexpr int64_t kElementCountMultiple = -2;
+
+/// One dimension of one operand of the op being checked.
+struct OperandDim {
+  unsigned operand;
+  int64_t dim;
+};
+
+/// What one check compares: an operand's dimension (or, for views, its
+/// element count) with a constant or another operand's dimension.
+struct SizeCheck {
+  OperandDim actual;
+  std::variant<int64_t, OperandDim> expected;
+};
+
+RankedTensorType tensorType(Value value) {
+  return dyn_cast<RankedTensorType>(value.getType());
+}
+
+/// Checks that the operands `group` broadcast together: in each dimension
+/// of the broadcast (aligned from the last), every dynamic size equals the
+/// static size other than 1 if there is one, else the first dynamic size.
+void broadcastChecks(Operation *op, ArrayRef<unsigned> group,
+                     SmallVectorImpl<SizeCheck> &checks) {
+  int64_t rank = 0;
+  for (unsigned i : group)
+    rank = std::max(rank, tensorType(op->getOperand(i)).getRank());
+  for (int64_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> fixed;
+    SmallVector<OperandDim> dynamic;
+    for (unsigned i : group) {
+      auto type = tensorType(op->getOperand(i));
+      int64_t dim = d - (rank - type.getRank());
+      if (dim < 0)
+        continue;
+      int64_t size = type.getDimSize(dim);
+      if (ShapedType::isDynamic(size))
+        dynamic.push_back({i, dim});
+      else if (size != 1)
+        fixed = size;
+    }
+    if (dynamic.empty() || (!fixed && dynamic.size() == 1))
+      continue;
+    for (auto [k, operandDim] : llvm::enumerate(dynamic)) {
+      if (fixed)
+        checks.push_back({operandDim, *fixed});
+      else if (k > 0)
+        checks.push_back({operandDim, dynamic.front()});
+    }
+  }
+}
+
+/// Checks that dimension `a` of operand `i` equals dimension `b` of
+/// operand `j` where either is dynamic.
+void equalChecks(Operation *op, unsigned i, int64_t a, unsigned j, int64_t b,
+                 SmallVectorImpl<SizeCheck> &checks) {
+  int64_t sizeA = tensorType(op->getOperand(i)).getDimSize(a);
+  int64_t sizeB = tensorType(op->getOperand(j)).getDimSize(b);
+  if (ShapedType::isDynamic(sizeB))
+    checks.push_back({{j, b}, ShapedType::isDynamic(sizeA)
+                                  ? std::variant<int64_t, OperandDim>(
+                                        OperandDim{i, a})
+                                  : sizeA});
+  else if (ShapedType::isDynamic(sizeA))
+    checks.push_back({{i, a}, sizeB});
+}
+
+/// A view's element count: equal to the result's where the result is
+/// static, a multiple of the result's static sizes where one is dynamic.
+void viewChecks(Operation *op, SmallVectorImpl<SizeCheck> &checks) {
+  auto self = tensorType(op->getOperand(0));
+  auto result = tensorType(op->getResult(0));
+  if (self.hasStaticShape())
+    return;
+  int64_t known = 1;
+  for (int64_t size : result.getShape())
+    if (!ShapedType::isDynamic(size))
+      known *= size;
+  if (result.hasStaticShape())
+    checks.push_back({{0, kElementCount}, known});
+  else if (known != 1)
+    checks.push_back({{0, kElementCountMultiple}, known});
+}
+
+/// The size checks `op` needs; none for ops whose dynamic sizes meet no
+/// other size.
+SmallVector<SizeCheck> getSizeChecks(Operation *op) {
+  SmallVector<SizeCheck> checks;
+  bool dynamic = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && !tensor.hasStaticShape();
+  });
+  if (!dynamic)
+    return checks;
+  if (op->hasTrait<OpTrait::tad::BroadcastingOperands>()) {
+    SmallVector<unsigned> group;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      if (tensorType(operand))
+        group.push_back(i);
+    broadcastChecks(op, group, checks);
+    return checks;
+  }
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](MmOp) { equalChecks(op, 0, 1, 1, 0, checks); })
+      .Case([&](AddmmOp o) {
+        equalChecks(op, 1, 1, 2, 0, checks);
+        // self broadcasts to [mat1 rows, mat2 columns].
+        auto self = tensorType(o.getSelf());
+        int64_t rank = self.getRank();
+        if (rank >= 1 && self.getDimSize(rank - 1) != 1)
+          equalChecks(op, 0, rank - 1, 2, 1, checks);
+        if (rank == 2 && self.getDimSize(0) != 1)
+          equalChecks(op, 0, 0, 1, 0, checks);
+      })
+      .Case([&](BmmOp) {
+        equalChecks(op, 0, 0, 1, 0, checks);
+        equalChecks(op, 0, 2, 1, 1, checks);
+      })
+      .Case([&](MvOp) { equalChecks(op, 0, 1, 1, 0, checks); })
+      .Case([&](DotOp) { equalChecks(op, 0, 0, 1, 0, checks); })
+      .Case([&](MseLossOp) { broadcastChecks(op, {0, 1}, checks); })
+      .Case([&](MseLossBackwardOp) { broadcastChecks(op, {0, 1, 2}, checks); })
+      .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
+          [&](Operation *) { viewChecks(op, checks); });
+  return checks;
+}
+
+/// An operand's size in `dim`, or its element count, as an i64.
+Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc, i64, index).getResult();
+  };
+  if (dim >= 0)
+    return toI64(tensor::DimOp::create(b, loc, tensor, dim));
+  Value count = arith::ConstantIntOp::create(b, loc, i64, 1);
+  for (int64_t d = 0, e = tensorType(tensor).getRank(); d < e; ++d)
+    count = arith::MulIOp::create(
+        b, loc, count, toI64(tensor::DimOp::create(b, loc, tensor, d)));
+  return count;
+}
+
+class CheckShapesPass
+    : public tad::impl::TadCheckShapesPassBase<CheckShapesPass> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<std::pair<Operation *, SmallVector<SizeCheck>>> sites;
+    module.walk([&](Operation *op) {
+      if (!isa_and_present<TadDialect>(op->getDialect()))
+        return;
+      SmallVector<SizeCheck> checks = getSizeChecks(op);
+      if (!checks.empty())
+        sites.push_back({op, std::move(checks)});
+    });
+    if (sites.empty())
+      return;
+    MLIRContext *ctx = module.getContext();
+    Type i64 = IntegerType::get(ctx, 64);
+    declareFailFunction(
+        module, kFailShape,
+        {i64, i64, i64, i64,
+         MemRefType::get({kCheckSiteBytes}, IntegerType::get(ctx, 8))});
+    SymbolTable symbols(module);
+    for (auto &[op, checks] : sites) {
+      memref::GlobalOp site =
+          createCheckSite(module, symbols, op, "__tad_shape_site");
+      OpBuilder b(op);
+      for (const SizeCheck &check : checks)
+        emitCheck(b, op, check, site);
+    }
+  }
+
+private:
+  /// Before `op`: if the sizes differ (or the element count is no
+  /// multiple), a call that ends the call with TAD_ERROR_SHAPE.
+  void emitCheck(OpBuilder &b, Operation *op, const SizeCheck &check,
+                 memref::GlobalOp site) {
+    Location loc = op->getLoc();
+    Type i64 = b.getI64Type();
+    Value actual =
+        sizeOf(b, loc, op->getOperand(check.actual.operand), check.actual.dim);
+    Value expected;
+    if (auto *constant = std::get_if<int64_t>(&check.expected)) {
+      expected = arith::ConstantIntOp::create(b, loc, i64, *constant);
+    } else {
+      OperandDim other = std::get<OperandDim>(check.expected);
+      expected = sizeOf(b, loc, op->getOperand(other.operand), other.dim);
+    }
+    Value bad;
+    if (check.actual.dim == kElementCountMultiple) {
+      Value rem = arith::RemSIOp::create(b, loc, actual, expected);
+      Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+      bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
+    } else {
+      bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, actual,
+                                  expected);
+    }
+    scf::IfOp::create(b, loc, bad, [&](OpBuilder &tb, Location tl) {
+      Value operand =
+          arith::ConstantIntOp::create(tb, tl, i64, check.actual.operand);
+      Value dim = arith::ConstantIntOp::create(tb, tl, i64, check.actual.dim);
+      Value where = memref::GetGlobalOp::create(tb, tl, site.getType(),
+                                                site.getSymName());
+      func::CallOp::create(tb, tl, kFailShape, TypeRange{},
+                           ValueRange{actual, expected, operand, dim, where});
+      scf::YieldOp::create(tb, tl);
+    });
+  }
+};
+
+} // namespace

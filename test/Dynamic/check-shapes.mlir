@@ -1,0 +1,76 @@
+// RUN: tad-opt --tad-check-shapes %s | FileCheck %s
+
+// Before each op whose inference assumed that a dynamic size agrees with
+// another: the two sizes, and a call of __tad_fail_shape (actual, expected,
+// operand, dimension or -1/-2 for element counts, site) where they differ.
+
+// CHECK:       func.func private @__tad_fail_shape(i64, i64, i64, i64, memref<96xi8>)
+// A ? against a static size: that size.
+// CHECK-LABEL: func.func @static_partner
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[D:.*]] = tensor.dim %arg0, %[[C0]]
+// CHECK:         %[[A:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK:         %[[E:.*]] = arith.constant 5 : i64
+// CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[A]], %[[E]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK-DAG:       %[[OP:.*]] = arith.constant 0 : i64
+// CHECK-DAG:       %[[DIM:.*]] = arith.constant 0 : i64
+// CHECK:           %[[SITE:.*]] = memref.get_global @__tad_shape_site
+// CHECK:           func.call @__tad_fail_shape(%[[A]], %[[E]], %[[OP]], %[[DIM]], %[[SITE]])
+// CHECK:         tad.add.Tensor
+func.func @static_partner(%a: tensor<?x3xf32>, %b: tensor<5x1xf32>) -> tensor<5x3xf32> {
+  %0 = tad.add.Tensor %a, %b : (tensor<?x3xf32>, tensor<5x1xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+
+// Two ?: the second against the first; a 1 takes part in nothing.
+// CHECK-LABEL: func.func @two_dynamic
+// CHECK:         tensor.dim %arg1
+// CHECK:         tensor.dim %arg0
+// CHECK:         arith.cmpi ne
+// CHECK:         scf.if
+// CHECK-NOT:     scf.if
+// CHECK:         tad.mul.Tensor
+func.func @two_dynamic(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>, %c: tensor<1x3xf32>) -> tensor<?x3xf32> {
+  %0 = tad.mul.Tensor %a, %b : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = tad.mul.Tensor %0, %c : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
+
+// The inner dimensions of a product.
+// CHECK-LABEL: func.func @product
+// CHECK:         tensor.dim %arg0
+// CHECK:         arith.constant 4 : i64
+// CHECK:         scf.if
+// CHECK:         tad.mm
+func.func @product(%a: tensor<3x?xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf32> {
+  %0 = tad.mm %a, %b : (tensor<3x?xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// A view of a dynamic tensor: the element count is a multiple of the
+// static sizes (dimension -2), or equal to them (-1).
+// CHECK-LABEL: func.func @views
+// CHECK:         arith.muli
+// CHECK:         arith.remsi %{{.*}}, %{{.*}} : i64
+// CHECK:         arith.constant -2 : i64
+// CHECK:         tad.view
+// CHECK:         arith.constant 12 : i64
+// CHECK:         arith.constant -1 : i64
+// CHECK:         tad.view
+func.func @views(%x: tensor<?x4xf32>) -> (tensor<?x2x2xf32>, tensor<3x4xf32>) {
+  %0 = tad.view %x {size = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  %1 = tad.view %x {size = array<i64: 3, 4>} : (tensor<?x4xf32>) -> tensor<3x4xf32>
+  return %0, %1 : tensor<?x2x2xf32>, tensor<3x4xf32>
+}
+
+// Nothing to check: one dynamic operand, or static shapes.
+// CHECK-LABEL: func.func @nothing
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @nothing(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %0 = tad.add.Tensor %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %1 = tad.sum.dim_IntList %0 {dim = array<i64: 1>, keepdim = false} : (tensor<?x3xf32>) -> tensor<?xf32>
+  %2 = tad.relu %0 : tensor<?x3xf32>
+  return %2 : tensor<?x3xf32>
+}

@@ -1,0 +1,67 @@
+// RUN: tad-opt %s --split-input-file --verify-diagnostics | FileCheck %s
+
+// Result types with dynamic sizes (?): a dynamic size never broadcasts, so
+// against a static size other than 1 it is that size, against 1 or another
+// ? it stays ?; tad-check-shapes checks at run time what inference assumes.
+
+// CHECK-LABEL: func.func @mlp
+func.func @mlp(%x: tensor<?x4xf32>, %w: tensor<3x4xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  // CHECK: tad.t %{{.*}} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %wt = tad.t %w : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  // CHECK: tad.addmm {{.*}} : (tensor<3xf32>, tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %y = tad.addmm %b, %x, %wt : (tensor<3xf32>, tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  // CHECK: tad.relu %{{.*}} : tensor<?x3xf32>
+  %r = tad.relu %y : tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast
+func.func @broadcast(%a: tensor<?x3xf32>, %b: tensor<5x1xf32>, %c: tensor<?x1xf32>) -> (tensor<5x3xf32>, tensor<?x3xf32>) {
+  // CHECK: (tensor<?x3xf32>, tensor<5x1xf32>) -> tensor<5x3xf32>
+  %0 = tad.add.Tensor %a, %b : (tensor<?x3xf32>, tensor<5x1xf32>) -> tensor<5x3xf32>
+  // CHECK: (tensor<?x3xf32>, tensor<?x1xf32>) -> tensor<?x3xf32>
+  %1 = tad.mul.Tensor %a, %c : (tensor<?x3xf32>, tensor<?x1xf32>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<5x3xf32>, tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @reductions_and_views
+func.func @reductions_and_views(%x: tensor<?x784xf64>) -> (tensor<f64>, tensor<784xf64>, tensor<?x28x28xf64>, tensor<784x?xf64>) {
+  // CHECK: (tensor<?x784xf64>) -> tensor<f64>
+  %0 = tad.mean %x : (tensor<?x784xf64>) -> tensor<f64>
+  // CHECK: (tensor<?x784xf64>) -> tensor<784xf64>
+  %1 = tad.sum.dim_IntList %x {dim = array<i64: 0>, keepdim = false} : (tensor<?x784xf64>) -> tensor<784xf64>
+  // CHECK: (tensor<?x784xf64>) -> tensor<?x28x28xf64>
+  %2 = tad.view %x {size = array<i64: -1, 28, 28>} : (tensor<?x784xf64>) -> tensor<?x28x28xf64>
+  // CHECK: (tensor<?x784xf64>) -> tensor<784x?xf64>
+  %3 = tad.t %x : (tensor<?x784xf64>) -> tensor<784x?xf64>
+  return %0, %1, %2, %3 : tensor<f64>, tensor<784xf64>, tensor<?x28x28xf64>, tensor<784x?xf64>
+}
+
+// -----
+
+// Static sizes are still checked where they meet.
+func.func @mismatch(%a: tensor<?x3xf32>, %b: tensor<?x4xf32>) -> tensor<?x3xf32> {
+  // expected-error @+2 {{'tad.add.Tensor' op shapes [?, 3] and [?, 4] are not broadcast-compatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.add.Tensor %a, %b : (tensor<?x3xf32>, tensor<?x4xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @inner(%a: tensor<?x3xf32>, %b: tensor<4x2xf32>) -> tensor<?x2xf32> {
+  // expected-error @+2 {{'tad.mm' op cannot multiply shapes [?, 3] and [4, 2]: inner dimensions differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.mm %a, %b : (tensor<?x3xf32>, tensor<4x2xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+// A view of a dynamic tensor infers at most one size (the -1).
+func.func @view(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  // expected-error @+2 {{'tad.view' op 'size' [-1, -1] is invalid for a tensor of shape [?, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.view %x {size = array<i64: -1, -1>} : (tensor<?x4xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}

@@ -1,0 +1,43 @@
+// RUN: tad-opt %s --tad-to-linalg --canonicalize --tad-record-abi --split-input-file --verify-diagnostics | FileCheck %s
+
+// Dynamic sizes become symbols: one per dynamic argument dimension (named
+// by tad.dim_names, else s<k>; one name, one symbol), and each dynamic
+// result dimension takes the symbol of the argument dimension it is traced
+// back to. In `sizes`, -1 - k stands for symbol k.
+
+// CHECK-LABEL: func.func @mlp
+//  CHECK-SAME:   tad.abi = {args = [tensor<?x4xf32>, tensor<3x4xf32>, tensor<?x3xf32>], results = [tensor<?x3xf32>, tensor<f32>], sizes = [array<i64: -1, 4>, array<i64: 3, 4>, array<i64: -1, 3>, array<i64: -1, 3>, array<i64>], symbols = ["B"]}
+//   CHECK-NOT:   tad.dim_names
+func.func @mlp(%x: tensor<?x4xf32> {tad.dim_names = ["B", ""]}, %w: tensor<3x4xf32>, %y: tensor<?x3xf32> {tad.dim_names = ["B", ""]}) -> (tensor<?x3xf32>, tensor<f32>) {
+  %wt = tad.t %w : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %p = tad.mm %x, %wt : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %r = tad.relu %p : tensor<?x3xf32>
+  %l = tad.mse_loss %r, %y {reduction = 1 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<f32>
+  return %r, %l : tensor<?x3xf32>, tensor<f32>
+}
+
+// Unnamed dimensions get a symbol each; results through transposes and
+// views keep theirs.
+// CHECK-LABEL: func.func @unnamed
+//  CHECK-SAME:   sizes = [array<i64: -1, 6>, array<i64: 2, -2>, array<i64: 6, -1>, array<i64: -1, 3, 2>], symbols = ["s0", "s1"]
+func.func @unnamed(%a: tensor<?x6xf32>, %b: tensor<2x?xf32>) -> (tensor<6x?xf32>, tensor<?x3x2xf32>) {
+  %0 = tad.t %a : (tensor<?x6xf32>) -> tensor<6x?xf32>
+  %1 = tad.view %a {size = array<i64: -1, 3, 2>} : (tensor<?x6xf32>) -> tensor<?x3x2xf32>
+  return %0, %1 : tensor<6x?xf32>, tensor<?x3x2xf32>
+}
+
+// -----
+
+// A result size that no argument dimension has cannot cross the boundary.
+// expected-error @+1 {{result #0 of 'flat' has a dynamic size in dimension 0 that is not the size of an argument's dimension; the tad C ABI computes result shapes from argument shapes}}
+func.func @flat(%a: tensor<?x6xf32>) -> tensor<?xf32> {
+  %0 = tad.view %a {size = array<i64: -1>} : (tensor<?x6xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 of 'named' names dimension 0 '2x'; dimension names must be C identifiers}}
+func.func @named(%a: tensor<?xf32> {tad.dim_names = ["2x"]}) -> tensor<?xf32> {
+  return %a : tensor<?xf32>
+}
