@@ -154,6 +154,17 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
       .Case([&](DotOp) { equalChecks(op, 0, 0, 1, 0, checks); })
       .Case([&](MseLossOp) { broadcastChecks(op, {0, 1}, checks); })
       .Case([&](MseLossBackwardOp) { broadcastChecks(op, {0, 1, 2}, checks); })
+      // The target has self's shape without the class dimension (1).
+      .Case([&](NllLossForwardOp o) {
+        if (o.getSelf().getType().getRank() == 2)
+          equalChecks(op, 1, 0, 0, 0, checks);
+      })
+      .Case([&](NllLossBackwardOp o) {
+        if (o.getSelf().getType().getRank() == 2)
+          equalChecks(op, 2, 0, 1, 0, checks);
+        if (o.getReduction() == 0 && o.getGradOutput().getType().getRank() == 1)
+          equalChecks(op, 0, 0, 1, 0, checks);
+      })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); });
   return checks;

@@ -61,7 +61,8 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     in its sizes divides it exactly). The lowering relies on that. Before
     each op where such an assumption involves a dynamic size (ops with
     `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
-    `mse_loss` and its backward, `view`, `reshape`, `_unsafe_view`), this
+    `mse_loss`, `nll_loss_forward` and their backward ops, `view`,
+    `reshape`, `_unsafe_view`), this
     pass compares the sizes at run time and, where they differ, calls the
     runtime's `__tad_fail_shape`, which ends the call: the entry point
     returns `TAD_ERROR_SHAPE` with a message naming the function, the

@@ -33,6 +33,14 @@ namespace {
 // Builders
 //===----------------------------------------------------------------------===//
 
+/// The sources of the sizes of `value`'s dimensions `dims`.
+SmallVector<SizeSource> keptSources(Value value, ArrayRef<int64_t> dims) {
+  SmallVector<SizeSource> sources;
+  for (int64_t d : dims)
+    sources.push_back({value, d});
+  return sources;
+}
+
 /// Max of `value` over `dim` (no keepdim), NaN-propagating.
 Value maxDim(OpBuilder &b, Location loc, Value value, int64_t dim) {
   MLIRContext *ctx = b.getContext();
@@ -41,7 +49,8 @@ Value maxDim(OpBuilder &b, Location loc, Value value, int64_t dim) {
   SmallVector<int64_t> kept = complement(rank, {dim});
   Value init = filled(b, loc, reducedShape(type.getShape(), {dim}, false),
                       type.getElementType(),
-                      -std::numeric_limits<double>::infinity());
+                      -std::numeric_limits<double>::infinity(),
+                      keptSources(value, kept));
   SmallVector<Iter> iters(rank, Iter::parallel);
   iters[dim] = Iter::reduction;
   return generic(b, loc, value, init,
@@ -73,7 +82,8 @@ Value lowerSoftmaxLike(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b,
   Value max = maxDim(b, loc, x, dim);
   // sum(exp(x - max)) over dim.
   Value sumInit = filled(b, loc, reducedShape(type.getShape(), {dim}, false),
-                         type.getElementType(), 0.0);
+                         type.getElementType(), 0.0,
+                         keptSources(x, complement(rank, {dim})));
   SmallVector<Iter> iters(rank, Iter::parallel);
   iters[dim] = Iter::reduction;
   Value sum = generic(
@@ -92,7 +102,8 @@ Value lowerSoftmaxLike(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b,
                         nb, nl, shifted, math::LogOp::create(nb, nl, args[2]));
                   return arith::DivFOp::create(
                       nb, nl, math::ExpOp::create(nb, nl, shifted), args[2]);
-                });
+                },
+                keptSources(x, range(0, rank)));
 }
 
 Value lowerSoftmax(SoftmaxOp op, SoftmaxOp::Adaptor adaptor, OpBuilder &b) {
@@ -330,7 +341,8 @@ SmallVector<Value> lowerNllForward(OpTy op, typename OpTy::Adaptor adaptor,
     output = mapped(b, loc, targetType.getShape(), element, target, id,
                     [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
                       return body(nb, nl, args[0]).first;
-                    });
+                    },
+                    keptSources(target, range(0, rank)));
   } else if (op.getReduction() == Sum) {
     output = sums[0];
   } else {
@@ -370,7 +382,8 @@ Value lowerNllBackward(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
           g = arith::DivFOp::create(nb, nl, g, args[2]);
         Value v = arith::NegFOp::create(nb, nl, arith::MulFOp::create(nb, nl, w, g));
         return arith::SelectOp::create(nb, nl, hit, v, constF(nb, nl, element, 0.0));
-      });
+      },
+      keptSources(adaptor.getSelf(), range(0, rank)));
 }
 
 /// max(log(v), -100), as ATen's binary_cross_entropy clamps its logs.

@@ -67,13 +67,15 @@ generic(OpBuilder &b, Location loc, ValueRange inputs, ValueRange inits,
 
 /// A tensor of `shape` filled with `value` (float or integer `element`).
 inline Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                    Type element, double value) {
+                    Type element, double value,
+                    ArrayRef<SizeSource> sources = {}) {
   Value v = isa<FloatType>(element)
                 ? constF(b, loc, element, value)
                 : Value(arith::ConstantOp::create(
                       b, loc,
                       b.getIntegerAttr(element, static_cast<int64_t>(value))));
-  return filledTensor(b, loc, RankedTensorType::get(shape, element), v);
+  return filledTensor(b, loc, RankedTensorType::get(shape, element), v,
+                      sources);
 }
 
 inline Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
@@ -114,12 +116,15 @@ inline Value sumDims(OpBuilder &b, Location loc, Value value,
                   [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
-/// An all-parallel generic over `shape` with explicit input maps.
+/// An all-parallel generic over `shape` with explicit input maps (dynamic
+/// sizes read from `sources`, see emptyTensor).
 inline Value mapped(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                     Type element, ValueRange inputs,
-                    ArrayRef<AffineMap> inputMaps, ScalarFn body) {
+                    ArrayRef<AffineMap> inputMaps, ScalarFn body,
+                    ArrayRef<SizeSource> sources = {}) {
   MLIRContext *ctx = b.getContext();
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  Value init =
+      emptyTensor(b, loc, RankedTensorType::get(shape, element), sources);
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(AffineMap::getMultiDimIdentityMap(shape.size(), ctx));
   SmallVector<Iter> iters(shape.size(), Iter::parallel);

@@ -128,7 +128,7 @@ struct LowerToValues : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasStaticShapes(op))
+    if (!hasStaticShapes(op) && !lowersDynamicShapes(op))
       return rewriter.notifyMatchFailure(op, "dynamic shape");
     rewriter.replaceOp(op, lower(op, adaptor, rewriter));
     return success();

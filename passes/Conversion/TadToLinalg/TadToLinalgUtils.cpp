@@ -337,7 +337,9 @@ bool lowering::lowersDynamicShapes(Operation *op) {
       SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
       MseLossBackwardOp,
       // Shapes (reshapeTo, buildTranspose).
-      TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp>(op);
+      TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp,
+      // Classification (TadToLinalgNN.cpp).
+      SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op);
 }
 
 bool lowering::hasStaticShapes(Operation *op) {

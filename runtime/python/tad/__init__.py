@@ -52,7 +52,8 @@ from .device import DeviceArray, device_array
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from ._recurrent import scan
-from .torch_import import TadImportError, UnsupportedOpError, from_torch
+from .torch_import import (DynamicShapeError, TadImportError, UnsupportedOpError,
+                           from_torch)
 from .train import (SGD, Adam, AdamW, TrainStep, compile_train_step,
                     data_parallel_rank)
 
@@ -63,7 +64,8 @@ __all__ = [
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",
     "STATUS_INDEX",
     "DeviceArray", "device_array",
-    "from_torch", "scan", "TadImportError", "UnsupportedOpError",
+    "from_torch", "scan", "DynamicShapeError", "TadImportError",
+    "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
     "data_parallel_rank",
 ]

@@ -28,7 +28,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _recurrent
+from . import _dynamic, _recurrent
+from ._dynamic import DynamicShapeError
 
 __all__ = ["TadImportError", "UnsupportedOpError", "ImportedFunction",
            "available_ops", "from_torch", "import_function", "trace"]
@@ -1154,8 +1155,18 @@ def torch_unused_parameters(module, inputs, loss_fn=None, targets=()):
 
 
 def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool = False,
-               return_info: bool = False, recurrent: str = "loop"):
+               return_info: bool = False, recurrent: str = "loop",
+               dynamic_shapes=None):
     """The tad MLIR text of ``module.forward`` (function ``@name``).
+
+    ``dynamic_shapes`` makes input sizes dynamic, in the spirit of
+    torch.export: ``{"x": {0: "batch"}}`` (by forward parameter name or
+    input index), or a sequence aligned with the inputs (None for a static
+    one). Inputs whose sizes share a name must agree in every call. The
+    program is traced twice (docs/dynamic-shapes.md) and what depends on the
+    sizes becomes dynamic; an import that cannot be generalised raises
+    ``DynamicShapeError`` instead of specialising. With ``return_info``, the
+    ImportedFunction describes the trace at the example sizes.
 
     Arguments: the example inputs, then the module's parameters in
     ``named_parameters()`` order. Buffers are constants (their current
@@ -1171,6 +1182,17 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     if not isinstance(example_args, (tuple, list)):
         example_args = (example_args,)
     example_args = [torch.as_tensor(a) for a in example_args]
+    if dynamic_shapes is not None:
+        spec = _dynamic.normalize(dynamic_shapes, example_args,
+                                  _forward_arg_names(module, len(example_args)))
+        if spec:
+            args_a, base = _dynamic.resized(torch, example_args, spec, grow=False)
+            args_b, grown = _dynamic.resized(torch, example_args, spec, grow=True)
+            text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
+                                      recurrent)
+            text_b = from_torch(module, args_b, name, nondiff_inputs, False, recurrent)
+            text = _dynamic.generalize(text_a, text_b, base=base, grown=grown)
+            return (text, info) if return_info else text
     fn, params, buffers = module_function(module, len(example_args))
     state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]
     n = len(example_args)
@@ -1185,3 +1207,16 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     if return_info:
         return imported.text, imported
     return imported.text
+
+
+def _forward_arg_names(module, count: int):
+    """The names of ``module.forward``'s first ``count`` parameters (inputN
+    where they cannot be read)."""
+    import inspect
+    try:
+        names = [p.name for p in inspect.signature(module.forward).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    names = names[:count]
+    return names + [f"input{i}" for i in range(len(names), count)]

@@ -430,8 +430,15 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
                        optimizer=None, opt_level=3, output=None, target="cpu",
                        extra_args=(), device_resident=True,
                        data_parallel=False,
-                       bucket_bytes=DEFAULT_BUCKET_BYTES) -> TrainStep:
+                       bucket_bytes=DEFAULT_BUCKET_BYTES,
+                       dynamic_batch=False) -> TrainStep:
     """Compiles one training step of ``model`` with tadc.
+
+    ``dynamic_batch=True``: one step for every batch size; dimension 0 of
+    every input and target is the batch (named ``batch``; the step checks
+    that they agree). The mean loss divides by the batch it is given, so a
+    last, partial batch of an epoch trains like PyTorch's
+    (docs/dynamic-shapes.md). CPU target only.
 
     The loss is ``loss_fn(model(*inputs), *targets)``, or ``model(*inputs,
     *targets)`` itself when ``loss_fn`` is None (a model that returns its
@@ -464,10 +471,26 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     if data_parallel and target != "cpu":
         raise ValueError("data_parallel=True needs target='cpu' (the "
                          "collectives call the CPU runtime; docs/distributed.md)")
+    if dynamic_batch and target != "cpu":
+        raise ValueError("dynamic_batch=True needs target='cpu' (the GPU "
+                         "target needs static shapes; docs/dynamic-shapes.md)")
     # The GPU target runs no loops yet: recurrent layers unroll there.
+    recurrent = "unroll" if target == "cuda" else "loop"
     text, pnames, bnames, bvalues, state = train_step_mlir(
         model, inputs, targets, loss_fn, optimizer, data_parallel, bucket_bytes,
-        recurrent="unroll" if target == "cuda" else "loop")
+        recurrent=recurrent)
+    if dynamic_batch:
+        import torch
+        data = [torch.as_tensor(a) for a in list(inputs) + list(targets)]
+        spec = {i: {0: "batch"} for i, a in enumerate(data) if a.dim() > 0}
+        data_a, base = ti._dynamic.resized(torch, data, spec, grow=False)
+        data_b, grown = ti._dynamic.resized(torch, data, spec, grow=True)
+        n = len(inputs)
+        text_a = train_step_mlir(model, data_a[:n], data_a[n:], loss_fn, optimizer,
+                                 data_parallel, bucket_bytes, recurrent=recurrent)[0]
+        text_b = train_step_mlir(model, data_b[:n], data_b[n:], loss_fn, optimizer,
+                                 data_parallel, bucket_bytes, recurrent=recurrent)[0]
+        text = ti._dynamic.generalize(text_a, text_b, base=base, grown=grown)
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
                       target=target, extra_args=extra_args)

@@ -1,0 +1,88 @@
+"""tad.from_torch(..., dynamic_shapes=...) and
+tad.compile_train_step(..., dynamic_batch=True): one module for every batch
+size, checked against PyTorch; what cannot be generalised is refused."""
+import sys
+
+import numpy as np
+import tad
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    print(("PASS: " if ok else "FAIL: ") + name + (f" ({detail})" if not ok and detail else ""))
+    failures += not ok
+
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Flatten(), nn.Linear(12, 8), nn.Tanh(), nn.Linear(8, 3)).double()
+text = tad.from_torch(model, (torch.randn(4, 3, 4, dtype=torch.float64),),
+                      dynamic_shapes={"input": {0: "batch"}})
+print(text.splitlines()[0])
+module = tad.compile(text)
+params = [p.detach().numpy() for p in model.parameters()]
+for n in (1, 5, 33):
+    x = np.random.randn(n, 3, 4)
+    out = module.forward(x, *params)
+    check(f"forward at batch {n}", out.shape == (n, 3) and np.allclose(
+        out, model(torch.tensor(x)).detach().numpy(), rtol=1e-12, atol=1e-14))
+
+# A training step for every batch size against PyTorch's SGD.
+reference = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 4)).double()
+trained = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 4)).double()
+trained.load_state_dict(reference.state_dict())
+x0, y0 = torch.randn(8, 5, dtype=torch.float64), torch.randint(0, 4, (8,))
+step = tad.compile_train_step(trained, (x0,), (y0,), loss_fn=F.cross_entropy,
+                              optimizer=tad.SGD(lr=0.1), dynamic_batch=True,
+                              opt_level=2)
+opt = torch.optim.SGD(reference.parameters(), lr=0.1)
+for n in (8, 3, 8, 1, 13):
+    x, y = torch.randn(n, 5, dtype=torch.float64), torch.randint(0, 4, (n,))
+    loss = step(x.numpy(), y.numpy())
+    opt.zero_grad()
+    expected = F.cross_entropy(reference(x), y)
+    expected.backward()
+    opt.step()
+    same = all(np.allclose(p, q.detach().numpy(), rtol=1e-12, atol=1e-14)
+               for p, q in zip(step.params, reference.parameters()))
+    check(f"train step at batch {n}", np.isclose(loss, expected.item(), rtol=1e-12) and same)
+try:
+    step(np.zeros((4, 5)), np.zeros(3, np.int64))
+    check("inputs and targets of different batches refused", False)
+except tad.TadError as e:
+    check("inputs and targets of different batches refused", e.status == tad.STATUS_SHAPE)
+
+
+class PerSample(nn.Module):
+    def forward(self, x):
+        return x.sum() / x.shape[0]  # the batch as a Python number
+
+
+try:
+    tad.from_torch(PerSample(), (torch.randn(4, 3),), dynamic_shapes={0: {0: "b"}})
+    check("size used as a number refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("size used as a number refused", "something other than a size differs" in str(e))
+try:
+    tad.from_torch(model, (torch.randn(4, 3, 4),), dynamic_shapes={"y": {0: "b"}})
+    check("unknown input refused", False)
+except tad.DynamicShapeError as e:
+    check("unknown input refused", "'y', which is not an input" in str(e))
+
+# An op without a dynamic lowering: a compile error, not a specialisation.
+conv = nn.Conv2d(1, 2, 3).double()
+text = tad.from_torch(conv, (torch.randn(2, 1, 5, 5, dtype=torch.float64),),
+                      dynamic_shapes=[{0: "batch"}])
+try:
+    tad.compile(text)
+    check("convolution with a dynamic batch refused", False)
+except tad.CompileError as e:
+    check("convolution with a dynamic batch refused",
+          "does not lower this op with dynamic shapes" in str(e))
+print(f"{failures} failed")
+sys.exit(1 if failures else 0)
