@@ -7,8 +7,12 @@
  *
  * model.h declares the entry points and includes tad/runtime.h:
  *
- *   predict(x: f32[2, 3], w: f32[3, 2]) -> y: f32[2, 2]
- *   predict_vjp(x, w, dy: f32[2, 2]) -> (y, dx: f32[2, 3], dw: f32[3, 2])
+ *   predict(x: f32[batch, 3], w: f32[3, 2]) -> y: f32[batch, 2]
+ *   predict_vjp(x, w, dy: f32[batch, 2]) -> (y, dx: f32[batch, 3],
+ *                                            dw: f32[3, 2])
+ *
+ * `batch` is a dynamic size: one module serves every number of rows. The
+ * module reads it from x's shape and checks that dy, y and dx have it too.
  *
  * Every call is destination-passing: the caller owns all buffers, passes
  * them as tad_tensor descriptors, and checks the returned status.
@@ -20,8 +24,13 @@
 
 static void print_type(const tad_tensor_type *t) {
   printf("%s[", tad_dtype_name(t->dtype));
-  for (int32_t d = 0; d < t->rank; ++d)
-    printf("%s%" PRId64, d ? ", " : "", t->shape[d]);
+  /* A dynamic size -1 - k is the k-th dynamic size of the signature. */
+  for (int32_t d = 0; d < t->rank; ++d) {
+    if (t->shape[d] < 0)
+      printf("%ss%" PRId64, d ? ", " : "", -1 - t->shape[d]);
+    else
+      printf("%s%" PRId64, d ? ", " : "", t->shape[d]);
+  }
   printf("]");
 }
 
@@ -74,6 +83,19 @@ int main(void) {
     return 1;
   }
   print_matrix("y", &y[0][0], 2, 2);
+
+  /* The same function on three rows. */
+  float x3[3][3] = {{0.1f, 0.2f, 0.3f}, {0.4f, 0.5f, 0.6f}, {0.7f, 0.8f, 0.9f}};
+  float y3[3][2];
+  const int64_t x3_shape[] = {3, 3}, y3_shape[] = {3, 2};
+  tad_tensor args3[] = {{x3, x3_shape, 2, TAD_DTYPE_F32},
+                        {w, w_shape, 2, TAD_DTYPE_F32}};
+  tad_tensor results3[] = {{y3, y3_shape, 2, TAD_DTYPE_F32}};
+  if (predict(args3, 2, results3, 1) != TAD_OK) {
+    fprintf(stderr, "predict failed: %s\n", tad_last_error());
+    return 1;
+  }
+  print_matrix("y (3 rows)", &y3[0][0], 3, 2);
 
   /* (y, dx, dw) = predict_vjp(x, w, dy): the gradients of sum(y). */
   float dy[2][2] = {{1.0f, 1.0f}, {1.0f, 1.0f}};

@@ -9,10 +9,10 @@
 extern "C" {
 #endif
 
-/* predict(f32[2, 3], f32[3, 2]) -> f32[2, 2] */
+/* predict(f32[batch, 3], f32[3, 2]) -> f32[batch, 2] */
 int32_t predict(const tad_tensor *args, int64_t num_args, tad_tensor *results,
                 int64_t num_results);
-/* predict_vjp(f32[2, 3], f32[3, 2], f32[2, 2]) -> (f32[2, 2], f32[2, 3], f32[3, 2]) */
+/* predict_vjp(f32[batch, 3], f32[3, 2], f32[s1, 2]) -> (f32[batch, 2], f32[s1, 3], f32[3, 2]) */
 int32_t predict_vjp(const tad_tensor *args, int64_t num_args,
                     tad_tensor *results, int64_t num_results);
 
