@@ -19,6 +19,12 @@ using Kind = FormulaValue::Kind;
 /// Helpers may call helpers; a cycle in a rule file must not hang tadc.
 static constexpr unsigned kMaxHelperDepth = 32;
 
+/// Why a formula cannot use a dynamic size as a number: the rule engine
+/// computes sizes at compile time (docs/dynamic-shapes.md).
+static constexpr llvm::StringLiteral kDynamicSizeRule =
+    "its value is known at run time only, and this rule computes with it at "
+    "compile time (dynamic sizes are not supported by this rule yet)";
+
 //===----------------------------------------------------------------------===//
 // FormulaValue
 //===----------------------------------------------------------------------===//
@@ -366,6 +372,13 @@ InFlightDiagnostic Binder::error(const Expr &expr) {
   return diag;
 }
 
+InFlightDiagnostic Binder::programError(const Expr &expr) {
+  InFlightDiagnostic diag = emitError(opLoc);
+  diag.attachNote(locationOf(expr)) << "in this rule formula, while " << purpose
+                                    << " the op";
+  return diag;
+}
+
 FailureOr<FormulaValue> Binder::evaluate(const Expr &expr,
                                          const SourceLoc &loc,
                                          const Bindings &bindings) {
@@ -637,7 +650,11 @@ FailureOr<FormulaValue> Binder::evalIndex(const Expr &expr) {
     if (i < -size || i >= size)
       return error(expr) << "index " << i << " is out of range for a list of "
                          << size;
-    return FormulaValue::scalar(base->ints[i < 0 ? i + size : i], true);
+    int64_t element = base->ints[i < 0 ? i + size : i];
+    if (ShapedType::isDynamic(element))
+      return programError(expr) << "element " << i << " of the sizes is "
+                                << "dynamic; " << kDynamicSizeRule;
+    return FormulaValue::scalar(element, true);
   }
   return error(expr) << "cannot index a " << base->kindName();
 }
@@ -784,6 +801,9 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
         wrapDim(static_cast<int64_t>(args[1].number), self.type.getRank());
     if (!dim)
       return fail("dimension out of range");
+    if (self.type.isDynamicDim(*dim))
+      return programError(expr)
+             << "'" << name << "' of a dynamic size; " << kDynamicSizeRule;
     return FormulaValue::scalar(self.type.getDimSize(*dim), true);
   }
   if (name == "size" && args.size() == 1 && self.kind == Kind::IntList)
@@ -818,8 +838,13 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   if (name == "dim" && args.size() == 1 && needTensor())
     return FormulaValue::scalar(self.type.getRank(), true);
   if (llvm::is_contained({"numel", "sym_numel"}, name) && args.size() == 1 &&
-      needTensor())
+      needTensor()) {
+    if (!self.type.hasStaticShape())
+      return programError(expr) << "'" << name
+                                << "' of a tensor with dynamic sizes; "
+                                << kDynamicSizeRule;
     return FormulaValue::scalar(self.type.getNumElements(), true);
+  }
   if (llvm::is_contained({"scalar_type", "options", "dtype", "layout",
                           "device", "suggest_memory_format"},
                          name) &&

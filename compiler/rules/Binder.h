@@ -145,6 +145,9 @@ private:
   /// The location of `expr` inside the rule file.
   Location locationOf(const Expr &expr) const;
   InFlightDiagnostic error(const Expr &expr);
+  /// An error in the user's program that the formula `expr` cannot handle
+  /// (a dynamic size it computes with): at the op, the formula in a note.
+  InFlightDiagnostic programError(const Expr &expr);
 
   OpBuilder &builder;
   Location opLoc;
