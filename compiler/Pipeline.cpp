@@ -156,9 +156,6 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
   // convention cannot express: inline it and drop it.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
-  // Exported dynamic memrefs: their sizes as arguments, their data as bare
-  // pointers.
-  pm.addPass(tad::createTadBindDynamicSizesPass());
   addCleanups(pm);
 }
 
@@ -198,6 +195,9 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   buildEntryPointsPipeline(pm);
   addTensorOptimizations(pm, options);
   buildBufferizationPipeline(pm);
+  // Exported dynamic memrefs: their sizes as arguments, their data as bare
+  // pointers (the GPU target refuses dynamic signatures).
+  pm.addPass(tad::createTadBindDynamicSizesPass());
   addBufferOptimizations(pm, options);
 
   // Loops.

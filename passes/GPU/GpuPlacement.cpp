@@ -327,6 +327,14 @@ void TadGpuPlacePass::runOnOperation() {
       tad::abi::readSignature(fn);
   if (failed(signature))
     return signalPassFailure();
+  if (*signature && (*signature)->isDynamic()) {
+    fn.emitError("function '")
+        << fn.getSymName()
+        << "' has dynamic sizes, which the GPU target does not support yet "
+           "(docs/dynamic-shapes.md); compile it for the CPU or with static "
+           "shapes";
+    return signalPassFailure();
+  }
   if (!fn.getBody().hasOneBlock()) {
     fn.emitError("function '")
         << fn.getSymName()
