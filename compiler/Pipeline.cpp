@@ -59,6 +59,8 @@ static void addBufferOptimizations(OpPassManager &pm,
   if (options.optLevel < 2)
     return;
   pm.addPass(tad::createTadCollapseDimsPass());
+  // Matmuls over a dynamic batch: static blocks for the schedule below.
+  pm.addPass(tad::createTadBlockDynamicRowsPass());
   if (options.outlineKernels)
     pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;

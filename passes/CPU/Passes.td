@@ -292,6 +292,30 @@ def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
+  let summary = "Split matmuls over a dynamic row count into static blocks";
+  let description = [{
+    On buffers, before `tad-outline-kernels` and
+    `tad-vectorize-contractions`, whose schedule needs static shapes. A
+    `linalg.matmul` whose one dynamic loop dimension is the rows of every
+    operand that has it (the rows of A and C under a dynamic batch, or the
+    reduction of a weight gradient A^T @ B over it) becomes a loop over
+    blocks of `row-block` rows, each a static matmul on subviews, and the
+    last, partial block a static matmul on zero-padded buffers of
+    `row-block` rows (zero rows add nothing to a reduction; the padded
+    output rows are not copied back). Every matmul the schedule sees then
+    has static shapes (docs/dynamic-shapes.md).
+  }];
+  let options = [
+    Option<"rowBlock", "row-block", "int64_t", /*default=*/"32",
+           "Rows per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+  ];
+}
+
 def TadCollapseDimsPass : Pass<"tad-collapse-dims"> {
   let summary = "Merge adjacent loops of a generic that walk contiguous memory";
   let description = [{
