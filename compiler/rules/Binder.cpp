@@ -209,6 +209,33 @@ static bool accepts(const SchemaType &type, const FormulaValue &value) {
       .Default(false);
 }
 
+/// A size list (`self.sym_sizes()` of a tensor with dynamic sizes) as the
+/// view and expand ops take it: the one dynamic size of a view's list is
+/// -1 (the view infers it from the element count), and a dynamic size
+/// where expand's input is dynamic too is -1 (kept). Other lists are
+/// returned as they are (the op's inference rejects a dynamic size).
+static FormulaValue inferredSizes(StringRef op, ArrayRef<Value> operands,
+                                  FormulaValue list) {
+  auto dynamic = [](int64_t size) { return ShapedType::isDynamic(size); };
+  if (llvm::none_of(list.ints, dynamic) || operands.empty())
+    return list;
+  if (llvm::is_contained({"view", "reshape", "_unsafe_view"}, op) &&
+      llvm::count_if(list.ints, dynamic) == 1) {
+    for (int64_t &size : list.ints)
+      if (dynamic(size))
+        size = -1;
+    return list;
+  }
+  auto self = dyn_cast<RankedTensorType>(operands.front().getType());
+  if (op == "expand" && self && self.getRank() <= static_cast<int64_t>(list.ints.size())) {
+    size_t lead = list.ints.size() - self.getRank();
+    for (size_t i = lead; i < list.ints.size(); ++i)
+      if (dynamic(list.ints[i]) && self.isDynamicDim(i - lead))
+        list.ints[i] = -1;
+  }
+  return list;
+}
+
 /// The attribute for a non-tensor argument, or null when it has no value.
 static Attribute toAttribute(Builder &b, const SchemaType &type,
                              const FormulaValue &value) {
@@ -246,17 +273,28 @@ static Attribute toAttribute(Builder &b, const SchemaType &type,
 // Building ops
 //===----------------------------------------------------------------------===//
 
-Value Binder::materialize(const FormulaValue &value) {
+FailureOr<Value> Binder::materialize(const FormulaValue &value, Value like) {
   if (value.kind == Kind::Tensor)
     return value.tensor;
   assert(value.kind == Kind::Zero && "only tensors materialize");
+  if (!value.type.hasStaticShape()) {
+    // A constant has a static shape; zeros of a dynamic one take their
+    // sizes from a tensor of the same type.
+    if (like && like.getType() == value.type)
+      return ZerosLikeOp::create(builder, opLoc, like).getResult();
+    return emitError(opLoc)
+           << "a zero tensor of dynamic shape " << value.type
+           << " is needed here, which this rule cannot build yet "
+              "(docs/dynamic-shapes.md)";
+  }
   Attribute zero = isa<FloatType>(value.type.getElementType())
                        ? Attribute(builder.getFloatAttr(
                              value.type.getElementType(), 0.0))
                        : Attribute(builder.getIntegerAttr(
                              value.type.getElementType(), 0));
   return ConstantOp::create(builder, opLoc,
-                            DenseElementsAttr::get(value.type, zero));
+                            DenseElementsAttr::get(value.type, zero))
+      .getResult();
 }
 
 FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
@@ -275,13 +313,20 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
       // One operand for Tensor, none for an absent Tensor?, one per element
       // for Tensor[].
       if (arg.type.stripOptional().isList() && value.kind == Kind::Tuple) {
-        for (const FormulaValue &element : value.elements)
-          operands.push_back(materialize(element));
+        for (const FormulaValue &element : value.elements) {
+          FailureOr<Value> operand = materialize(element);
+          if (failed(operand))
+            return failure();
+          operands.push_back(*operand);
+        }
         segments.push_back(value.elements.size());
       } else if (value.kind == Kind::None && arg.type.isOptional()) {
         segments.push_back(0);
       } else if (value.isTensorLike()) {
-        operands.push_back(materialize(value));
+        FailureOr<Value> operand = materialize(value);
+        if (failed(operand))
+          return failure();
+        operands.push_back(*operand);
         segments.push_back(1);
       } else {
         return emitError(loc) << "argument '" << arg.name << "' of '"
@@ -289,6 +334,8 @@ FailureOr<FormulaValue> Binder::buildOp(const CatalogOp &callee,
       }
       continue;
     }
+    if (value.kind == Kind::IntList)
+      value = inferredSizes(schema.baseName, operands, std::move(value));
     Attribute attr = toAttribute(builder, arg.type, value);
     if (!attr)
       continue;

@@ -82,7 +82,9 @@ public:
                                    const Bindings &bindings);
 
   /// The tensor a value stands for: a Zero becomes a splat constant.
-  Value materialize(const FormulaValue &value);
+  /// The tensor `value` holds; a zero becomes a constant, or, for a
+  /// dynamic shape, `zeros_like(like)` (an error at the op without `like`).
+  FailureOr<Value> materialize(const FormulaValue &value, Value like = {});
 
   /// The formula-level value of schema argument `arg` given the op's
   /// attribute (null when absent: the schema default applies).

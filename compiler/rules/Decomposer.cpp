@@ -151,7 +151,16 @@ FailureOr<SmallVector<Value>> RuleDecompositions::decompose(OpBuilder &b,
     if (!part.isTensorLike())
       return op->emitOpError("decomposition returned a ")
              << part.kindName() << " for a tensor result";
-    Value v = binder.materialize(part);
+    // A zero of a dynamic shape takes its sizes from an operand of the
+    // result's type, where the op has one.
+    Value like;
+    for (Value operand : op->getOperands())
+      if (operand.getType() == result.getType())
+        like = operand;
+    FailureOr<Value> materialized = binder.materialize(part, like);
+    if (failed(materialized))
+      return failure();
+    Value v = *materialized;
     if (v.getType() != result.getType())
       return op->emitOpError("decomposition returned a value of type ")
              << v.getType() << " for a result of type " << result.getType();

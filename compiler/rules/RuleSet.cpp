@@ -396,14 +396,23 @@ LogicalResult RuleSet::checkSavedValues(const CatalogOp &info,
 
 /// The JVP of a function linear in its differentiable inputs: the op itself
 /// applied to the tangents.
-static SmallVector<FormulaValue> emitAutoLinear(OpBuilder &b, Binder &binder,
-                                                Operation *op,
-                                                ArrayRef<FormulaValue> tangents,
-                                                ArrayRef<bool> differentiable) {
+static FailureOr<SmallVector<FormulaValue>>
+emitAutoLinear(OpBuilder &b, Binder &binder, Operation *op,
+               ArrayRef<FormulaValue> tangents, ArrayRef<bool> differentiable) {
+  SmallVector<Value> operands;
+  for (auto [index, tangent] : llvm::enumerate(tangents)) {
+    if (!differentiable[index]) {
+      operands.push_back(op->getOperand(index));
+      continue;
+    }
+    // A zero tangent of a dynamic shape is zeros_like(the operand).
+    FailureOr<Value> value = binder.materialize(tangent, op->getOperand(index));
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
   Operation *clone = b.clone(*op);
-  for (auto [index, tangent] : llvm::enumerate(tangents))
-    if (differentiable[index])
-      clone->setOperand(index, binder.materialize(tangent));
+  clone->setOperands(operands);
   SmallVector<FormulaValue> results;
   for (Value result : clone->getResults())
     results.push_back(FormulaValue::ofTensor(result));
@@ -453,7 +462,11 @@ RuleSet::emitJVP(OpBuilder &b, Operation *op, ArrayRef<Value> operandTangents) {
   for (const DerivativeKey &key : entry->forward) {
     SmallVector<FormulaValue> values;
     if (key.kind == FormulaKind::AutoLinear) {
-      values = emitAutoLinear(b, binder, op, tangents, differentiable);
+      FailureOr<SmallVector<FormulaValue>> linear =
+          emitAutoLinear(b, binder, op, tangents, differentiable);
+      if (failed(linear))
+        return failure();
+      values = std::move(*linear);
     } else if (key.kind == FormulaKind::AutoElementWise) {
       // Derived from the single backward formula: grad -> x_t, x -> x_p.
       const DerivativeKey *backward = nullptr;

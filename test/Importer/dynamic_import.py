@@ -31,17 +31,21 @@ for n in (1, 5, 33):
     check(f"forward at batch {n}", out.shape == (n, 3) and np.allclose(
         out, model(torch.tensor(x)).detach().numpy(), rtol=1e-12, atol=1e-14))
 
-# A training step for every batch size against PyTorch's SGD.
-reference = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 4)).double()
-trained = nn.Sequential(nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 4)).double()
+# A training step for every batch size against PyTorch's SGD (the
+# flatten's backward is a view of the gradient to [?, 1, 5]).
+def mlp():
+    return nn.Sequential(nn.Flatten(), nn.Linear(5, 7), nn.ReLU(), nn.Linear(7, 4)).double()
+
+
+reference, trained = mlp(), mlp()
 trained.load_state_dict(reference.state_dict())
-x0, y0 = torch.randn(8, 5, dtype=torch.float64), torch.randint(0, 4, (8,))
+x0, y0 = torch.randn(8, 1, 5, dtype=torch.float64), torch.randint(0, 4, (8,))
 step = tad.compile_train_step(trained, (x0,), (y0,), loss_fn=F.cross_entropy,
                               optimizer=tad.SGD(lr=0.1), dynamic_batch=True,
                               opt_level=2)
 opt = torch.optim.SGD(reference.parameters(), lr=0.1)
 for n in (8, 3, 8, 1, 13):
-    x, y = torch.randn(n, 5, dtype=torch.float64), torch.randint(0, 4, (n,))
+    x, y = torch.randn(n, 1, 5, dtype=torch.float64), torch.randint(0, 4, (n,))
     loss = step(x.numpy(), y.numpy())
     opt.zero_grad()
     expected = F.cross_entropy(reference(x), y)
@@ -51,7 +55,7 @@ for n in (8, 3, 8, 1, 13):
                for p, q in zip(step.params, reference.parameters()))
     check(f"train step at batch {n}", np.isclose(loss, expected.item(), rtol=1e-12) and same)
 try:
-    step(np.zeros((4, 5)), np.zeros(3, np.int64))
+    step(np.zeros((4, 1, 5)), np.zeros(3, np.int64))
     check("inputs and targets of different batches refused", False)
 except tad.TadError as e:
     check("inputs and targets of different batches refused", e.status == tad.STATUS_SHAPE)
