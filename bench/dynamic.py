@@ -31,21 +31,6 @@ sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
 MODES = ("forward", "forward+backward", "train step")
 
 
-def step_functions(step, inputs, targets):
-    """The three timed calls of a compiled step, as bench/run.py makes them."""
-    import numpy as np
-    m = step.module
-    data = [t.numpy() for t in list(inputs) + list(targets)]
-    params = [np.array(p) for p in step.params]
-    buffers = [np.array(b) for b in step.buffers]
-    one = np.ones((), params[0].dtype)
-    zeros = [np.zeros_like(b) for b in buffers]
-    state = list(step.state)
-    return (lambda: m.loss(*data, *params, *buffers),
-            lambda: m.loss_vjp(*data, *params, *buffers, one, *zeros),
-            lambda: m.train_step(*data, *params, *buffers, *state))
-
-
 def measure(name, reps):
     import tad
     import torch
@@ -61,7 +46,8 @@ def measure(name, reps):
         except (tad.TadImportError, tad.CompileError, ValueError) as e:
             reason = [line for line in str(e).splitlines() if "error:" in line]
             return {"error": (reason or str(e).splitlines())[0].strip()}
-    fns = {d: step_functions(s, inputs, targets) for d, s in steps.items()}
+    fns = {d: workloads.tad_step_calls(s, inputs, targets)
+           for d, s in steps.items()}
     row = {}
     for mode, k in zip(MODES, range(3)):
         times = {False: [], True: []}

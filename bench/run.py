@@ -110,7 +110,6 @@ def _measure(fn, reps, min_seconds):
 def worker(name, framework, reps, min_seconds):
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
-    import numpy as np
     import torch
     torch.set_num_threads(THREADS)
     import workloads
@@ -147,19 +146,7 @@ def worker(name, framework, reps, min_seconds):
             print(json.dumps(result))
             return
         result["compile_s"] = time.perf_counter() - start
-        m = step.module
-        data = [t.numpy() for t in list(inputs) + list(targets)]
-        params = [np.array(p) for p in step.params]
-        # Buffers the forward pass updates (BatchNorm's running statistics)
-        # follow the parameters; @loss returns their new values, whose
-        # cotangents are zero.
-        buffers = [np.array(b) for b in step.buffers]
-        one = np.ones((), params[0].dtype)
-        zeros = [np.zeros_like(b) for b in buffers]
-        state = list(step.state)
-        fns = (lambda: m.loss(*data, *params, *buffers),
-               lambda: m.loss_vjp(*data, *params, *buffers, one, *zeros),
-               lambda: m.train_step(*data, *params, *buffers, *state))
+        fns = workloads.tad_step_calls(step, inputs, targets)
     for mode, fn in zip(MODES, fns):
         result[mode] = _measure(fn, reps, min_seconds)
     result["process"] = benchenv.process_info()

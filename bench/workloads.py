@@ -131,3 +131,22 @@ def get(name):
         return WORKLOADS[name][0]()
     import sweep_points
     return sweep_points.make(name)
+
+
+def tad_step_calls(step, inputs, targets):
+    """The three timed calls of a compiled training step (a
+    tad.TrainStep): forward (the loss), forward+backward and the step."""
+    import numpy as np
+    m = step.module
+    data = [t.numpy() for t in list(inputs) + list(targets)]
+    params = [np.array(p) for p in step.params]
+    # Buffers the forward pass updates (BatchNorm's running statistics)
+    # follow the parameters; @loss returns their new values, whose
+    # cotangents are zero.
+    buffers = [np.array(b) for b in step.buffers]
+    one = np.ones((), params[0].dtype)
+    zeros = [np.zeros_like(b) for b in buffers]
+    state = list(step.state)
+    return (lambda: m.loss(*data, *params, *buffers),
+            lambda: m.loss_vjp(*data, *params, *buffers, one, *zeros),
+            lambda: m.train_step(*data, *params, *buffers, *state))

@@ -349,43 +349,35 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   // void *pointers[] = {args[0].data, ..., results[0].data, ...};
   // return __tad_run(&functions[index], packed, pointers);
   unsigned slotIndex = 0;
-  auto storeData = [&](Value tensors, size_t count) {
-    for (size_t i = 0; i < count; ++i) {
-      Value field = LLVM::GEPOp::create(
-          b, loc, types->ptr, types->tensor, tensors,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 0},
-          LLVM::GEPNoWrapFlags::inbounds);
-      Value data = LLVM::LoadOp::create(b, loc, types->ptr, field);
-      Value slot = LLVM::GEPOp::create(
-          b, loc, types->ptr, types->ptr, pointers,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
-          LLVM::GEPNoWrapFlags::inbounds);
-      LLVM::StoreOp::create(b, loc, data, slot);
-    }
+  // Pointer field `field` (0: data, 1: shape) of tad_tensor `i` of `tensors`.
+  auto loadField = [&](Value tensors, int32_t i, int32_t field) -> Value {
+    Value address = LLVM::GEPOp::create(b, loc, types->ptr, types->tensor,
+                                        tensors, ArrayRef<LLVM::GEPArg>{i, field},
+                                        LLVM::GEPNoWrapFlags::inbounds);
+    return LLVM::LoadOp::create(b, loc, types->ptr, address);
   };
-  storeData(args, fn.signature.args.size());
-  storeData(results, fn.signature.results.size());
+  auto storeSlot = [&](Value value) {
+    Value slot = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->ptr, pointers,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc, value, slot);
+  };
+  for (size_t i = 0; i < fn.signature.args.size(); ++i)
+    storeSlot(loadField(args, i, 0));
+  for (size_t i = 0; i < fn.signature.results.size(); ++i)
+    storeSlot(loadField(results, i, 0));
   // Each symbol's size, from the argument dimension that defines it (the
   // boundary check has bound the others to it), as a pointer-sized slot.
   for (size_t k = 0; k < numSymbols; ++k) {
     auto [arg, dim] = fn.signature.symbolSource(k);
-    Value field = LLVM::GEPOp::create(
-        b, loc, types->ptr, types->tensor, args,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(arg), 1},
-        LLVM::GEPNoWrapFlags::inbounds);
-    Value shape = LLVM::LoadOp::create(b, loc, types->ptr, field);
+    Value shape = loadField(args, arg, 1);
     Value sizeAddress = LLVM::GEPOp::create(
         b, loc, types->ptr, types->i64, shape,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(dim)},
         LLVM::GEPNoWrapFlags::inbounds);
     Value size = LLVM::LoadOp::create(b, loc, types->i64, sizeAddress);
-    Value slot = LLVM::GEPOp::create(
-        b, loc, types->ptr, types->ptr, pointers,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
-        LLVM::GEPNoWrapFlags::inbounds);
-    LLVM::StoreOp::create(b, loc,
-                          LLVM::IntToPtrOp::create(b, loc, types->ptr, size),
-                          slot);
+    storeSlot(LLVM::IntToPtrOp::create(b, loc, types->ptr, size));
   }
   LLVM::ReturnOp::create(
       b, loc,

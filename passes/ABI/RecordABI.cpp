@@ -98,7 +98,9 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
       // A group of one dynamic size and 1s keeps that size.
       std::optional<int64_t> kept;
       auto source = collapse.getSrcType();
-      for (int64_t d : collapse.getReassociationIndices()[dim]) {
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      for (int64_t d : groups[dim]) {
         if (source.isDynamicDim(d) && !kept)
           kept = d;
         else if (source.getDimSize(d) != 1)
