@@ -39,3 +39,14 @@ class Inplace(nn.Module):
 class Detached(nn.Module):
     def forward(self, x):
         return (x * x.detach()).sum()
+
+
+class MLP(nn.Module):
+    """Linear + ReLU: imported with a dynamic batch by tad-import --dynamic."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x))
