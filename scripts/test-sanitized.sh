@@ -29,12 +29,17 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   { echo "0 passed, 1 failed, 0 skipped (build)"; exit 1; }
 
 ASAN_RUNTIME="$(cc -print-file-name=libasan.so)"
-# libstdc++ right after it: Python links no C++ runtime, and without one
-# loaded at startup ASan's __cxa_throw interceptor finds no real function
-# and aborts the first C++ exception (PyTorch's, caught in Python).
+# UBSan's runtime too: modules that tadc links (and Python loads) call its
+# handlers. libstdc++ after them: Python links no C++ runtime, and without
+# one loaded at startup ASan's __cxa_throw interceptor finds no real
+# function and aborts the first C++ exception (PyTorch's, caught in Python).
+UBSAN_RUNTIME="$(cc -print-file-name=libubsan.so)"
 CXX_RUNTIME="$(cc -print-file-name=libstdc++.so.6)"
-export LD_PRELOAD="$ASAN_RUNTIME:$CXX_RUNTIME${LD_PRELOAD:+:$LD_PRELOAD}"
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export LD_PRELOAD="$ASAN_RUNTIME:$UBSAN_RUNTIME:$CXX_RUNTIME${LD_PRELOAD:+:$LD_PRELOAD}"
+# allocator_may_return_null: a failed allocation returns null, which the
+# runtime turns into TAD_ERROR_MEMORY (test/Runtime/alloc-failure.test asks
+# for 64 GiB), instead of ASan's own abort.
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 paths=()

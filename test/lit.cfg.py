@@ -50,7 +50,15 @@ config.substitutions.append(("%tad_obj", config.tad_obj_root))
 config.substitutions.append(("%tad_version", config.tad_version))
 config.substitutions.append(("%tad_abi_version", config.tad_abi_version))
 config.substitutions.append(("%tad_lib", config.tad_lib_dir))
-config.substitutions.append(("%cc", shutil.which("clang-22") or shutil.which("cc") or "cc"))
+# A sanitized build's runtime archive is instrumented by the compiler that
+# built it (GCC, scripts/test-sanitized.sh): programs and modules that tests
+# link against it are built by that compiler with the same sanitizers.
+if getattr(config, "tad_sanitize", ""):
+    config.substitutions.append(
+        ("%cc", "cc -fsanitize={}".format(config.tad_sanitize)))
+else:
+    config.substitutions.append(
+        ("%cc", shutil.which("clang-22") or shutil.which("cc") or "cc"))
 
 tool_dirs = [config.tad_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tad-opt", "tadc"], tool_dirs)
