@@ -53,6 +53,8 @@ config.substitutions.append(("%tad_lib", config.tad_lib_dir))
 # A sanitized build's runtime archive is instrumented by the compiler that
 # built it (GCC, scripts/test-sanitized.sh): programs and modules that tests
 # link against it are built by that compiler with the same sanitizers.
+if "address" in getattr(config, "tad_sanitize", ""):
+    config.available_features.add("asan")
 if getattr(config, "tad_sanitize", ""):
     config.substitutions.append(
         ("%cc", "cc -fsanitize={}".format(config.tad_sanitize)))
