@@ -70,7 +70,9 @@ std::optional<std::pair<unsigned, int64_t>> traceIndex(func::FuncOp fn,
 std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
                                                       Value value,
                                                       int64_t dim) {
-  for (int depth = 0; depth < 1000; ++depth) {
+  // Each step moves to an operand of the defining op: the walk ends at an
+  // argument of the entry block or at an op it does not follow.
+  while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() != &fn.getBody().front())
         return std::nullopt;
@@ -114,7 +116,6 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
     }
     return std::nullopt;
   }
-  return std::nullopt;
 }
 
 /// The symbols of `fn`'s dynamic sizes (see tad::abi::Signature): one per

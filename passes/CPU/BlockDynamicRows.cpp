@@ -25,6 +25,13 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `operand` of `op` is indexed by loop dimension `dim`, and where.
+std::optional<unsigned> positionOf(linalg::MatmulOp op, OpOperand &operand,
+                                   unsigned dim) {
+  return op.getMatchingIndexingMap(&operand).getResultPosition(
+      getAffineDimExpr(dim, op.getContext()));
+}
+
 /// The loop dimension of a matmul on buffers that is its only dynamic size,
 /// where every operand that uses it has it as its rows (dimension 0 of a
 /// 2-D buffer): the rows of A and C (a dynamic batch), or the reduction
@@ -45,11 +52,9 @@ std::optional<unsigned> dynamicRowDim(linalg::MatmulOp op) {
     return std::nullopt;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType()))
       return std::nullopt;
-    std::optional<unsigned> position =
-        map.getResultPosition(getAffineDimExpr(*dynamic, op.getContext()));
+    std::optional<unsigned> position = positionOf(op, operand, *dynamic);
     if (position ? *position != 0 || type.isDynamicDim(1)
                  : !type.hasStaticShape())
       return std::nullopt;
@@ -77,14 +82,12 @@ void rebuild(OpBuilder &b, linalg::MatmulOp op, ArrayRef<Value> operands) {
 /// Replaces `op` by blocks of `block` along its dynamic dimension `dim`,
 /// the last, partial one in zero-padded buffers of `block` rows.
 void blockRows(linalg::MatmulOp op, unsigned dim, int64_t block) {
-  IRRewriter b(op);
+  OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<bool> usesDim;
   Value dynamicOperand;
   for (OpOperand &operand : op->getOpOperands()) {
-    bool uses = op.getMatchingIndexingMap(&operand)
-                    .getResultPosition(getAffineDimExpr(dim, op.getContext()))
-                    .has_value();
+    bool uses = positionOf(op, operand, dim).has_value();
     usesDim.push_back(uses);
     if (uses && !dynamicOperand)
       dynamicOperand = operand.get();
@@ -154,6 +157,12 @@ struct TadBlockDynamicRowsPass
     : tad::impl::TadBlockDynamicRowsPassBase<TadBlockDynamicRowsPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (rowBlock <= 0) {
+      getOperation()->emitError("tad-block-dynamic-rows: row-block must be "
+                                "positive, got ")
+          << rowBlock;
+      return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::MatmulOp, unsigned>> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
       if (std::optional<unsigned> dim = dynamicRowDim(op))

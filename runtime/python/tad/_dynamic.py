@@ -157,8 +157,7 @@ def _generalize_type(a: str, b: str) -> Optional[str]:
     return "tensor<" + "x".join(out + [da[-1]]) + ">"
 
 
-def generalize(text_a: str, text_b: str, arg_names: Dict[Tuple[str, int, int], str]
-               = None, grown: Dict[str, int] = None,
+def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
                base: Dict[str, int] = None) -> str:
     """``text_a`` with what differs in ``text_b`` made dynamic (see the
     module's doc). Arguments of exported functions get ``tad.dim_names``:
