@@ -127,10 +127,18 @@ func.func @transposed_a(%at: memref<16x64xf32>, %b: memref<16x32xf32>,
 // parallel loop has two iterations.
 // PAR-LABEL: func.func @one_cache_tile(
 //       PAR: scf.parallel (%{{.*}}) = (%c0) to (%c256) step (%c128)
-// Five m cache tiles would split 3 : 2 over two cores: the n cache loop
-// joins the parallel loop (5 x 25 tiles).
+// m outermost (a k x nc block of B, 1024 x 256 f32, is over half of the
+// pinned 1 MiB L2): five m cache tiles would split 3 : 2 over two cores, so
+// the n cache loop joins the parallel loop (5 x 25 tiles).
 // PAR-LABEL: func.func @few_m_tiles(
 //       PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c150, %c6400) step (%c30, %c256)
+//   PAR-NOT: scf.parallel
+//       PAR: return
+// n outermost (the 16 x 256 block of B stays in L2 for every m tile): the
+// cores split the columns, each reading its own part of B.
+// PAR-LABEL: func.func @n_outer(
+//       PAR: scf.parallel (%{{.*}}) = (%c0) to (%c6400) step (%c256)
+//       PAR: scf.for %{{.*}} = %c0 to %c150 step %c30
 //   PAR-NOT: scf.parallel
 //       PAR: return
 func.func @parallel(%a: memref<128x256xf32>, %b: memref<256x64xf32>,
@@ -151,8 +159,14 @@ func.func @one_cache_tile(%a: memref<16x1024xf32>, %b: memref<1024x256xf32>,
                 outs(%c : memref<16x256xf32>)
   return
 }
-func.func @few_m_tiles(%a: memref<150x16xf32>, %b: memref<16x6400xf32>,
+func.func @few_m_tiles(%a: memref<150x1024xf32>, %b: memref<1024x6400xf32>,
                        %c: memref<150x6400xf32>) {
+  linalg.matmul ins(%a, %b : memref<150x1024xf32>, memref<1024x6400xf32>)
+                outs(%c : memref<150x6400xf32>)
+  return
+}
+func.func @n_outer(%a: memref<150x16xf32>, %b: memref<16x6400xf32>,
+                   %c: memref<150x6400xf32>) {
   linalg.matmul ins(%a, %b : memref<150x16xf32>, memref<16x6400xf32>)
                 outs(%c : memref<150x6400xf32>)
   return
@@ -189,7 +203,7 @@ func.func @c_with_view_user(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
 // 32-wide panels [33][64][32] first (the last one holds 16 columns), one
 // vector per panel row, and the register tiles read their B rows from the
 // panels, the peeled 16-wide tiles from the last panel.
-// PACK: tad schedule: linalg.matmul 512x1040x64 f32 (m,n,k = 512,1040,64): cache tiles 32x1040x64, register tile 8x32x1, 512-bit vectors, B packed
+// PACK: tad schedule: linalg.matmul 512x1040x64 f32 (m,n,k = 512,1040,64): cache tiles 32x1040x64, register tile 8x32x1, 512-bit vectors, n outer, B packed
 // PACK-LABEL: func.func @packed_rhs(
 //       PACK: %[[P:.*]] = memref.alloc() : memref<33x64x32xf32>
 //       PACK: scf.for %[[PANEL:.*]] = %c0 to %c32
@@ -220,7 +234,7 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
 // The same B with m = 256 (8 cache tiles) is packed, with m = 128 not: four
 // passes over B do not repay the copy.
 // PACKSCHED: tad schedule: linalg.matmul 256x1040x64 f32 {{.*}}, B packed
-// PACKSCHED: tad schedule: linalg.matmul 128x1040x64 f32 {{.*}}, 512-bit vectors{{$}}
+// PACKSCHED: tad schedule: linalg.matmul 128x1040x64 f32 {{.*}}, 512-bit vectors, n outer{{$}}
 // PACK-LABEL: func.func @pack_threshold(
 func.func @pack_threshold(%a: memref<256x64xf32>, %a2: memref<128x64xf32>,
                           %b: memref<64x1040xf32>, %c: memref<256x1040xf32>,
