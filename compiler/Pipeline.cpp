@@ -58,6 +58,7 @@ static void addBufferOptimizations(OpPassManager &pm,
                                    const tad::CpuPipelineOptions &options) {
   if (options.optLevel < 2)
     return;
+  pm.addPass(tad::createTadRowWindowMatmulsPass());
   pm.addPass(tad::createTadCollapseDimsPass());
   // Matmuls over a dynamic batch: static blocks for the schedule below.
   pm.addPass(tad::createTadBlockDynamicRowsPass());

@@ -316,6 +316,26 @@ def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
   ];
 }
 
+def TadRowWindowMatmulsPass : Pass<"tad-row-window-matmuls"> {
+  let summary = "Contractions over overlapping rows of a 1-D buffer as matmuls";
+  let description = [{
+    On buffers, before `tad-outline-kernels`. A `linalg.generic` over loops
+    (m, n, k), parallel, parallel, reduction, with body `out + a · b`, the
+    output at (m, n), `b` at (k, n) or (n, k), and `a` a 1-D buffer read at
+    `row · stride + col + offset` where {row, col} = {m, k}, becomes a
+    `linalg.matmul` whose A operand is a `memref.reinterpret_cast` view
+    [rows, cols] with strides [stride, 1] (consecutive rows overlap where
+    stride < cols; the view is only read). That is the form of tad-to-linalg's
+    implicit-GEMM convolutions (one contraction per kernel row over the
+    input's positions in NHWC order, `stride` = channels):
+    `tad-vectorize-contractions` schedules the matmul, so a 3x3 convolution
+    runs in the register-tiled kernel without an im2col copy of its input.
+    Tensors cannot express the overlapping view, hence a buffer pass.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def TadCollapseDimsPass : Pass<"tad-collapse-dims"> {
   let summary = "Merge adjacent loops of a generic that walk contiguous memory";
   let description = [{

@@ -27,7 +27,9 @@
 // forward is linalg.conv_2d_nchw_fchw, the weight gradient one generic, both
 // computed by tad-vectorize-convolutions; 2-D depthwise convolutions with
 // unit strides are generics over flattened rows (correlateRows), which LLVM
-// vectorizes.
+// vectorizes; longer unit-stride 2-D ones are implicit GEMM
+// (correlateAsGemm): one contraction per kernel row over the input's rows in
+// NHWC order, which tad-row-window-matmuls makes matmuls on strided views.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/DirectConvolution.h"
@@ -467,6 +469,178 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
   return results;
 }
 
+//===----------------------------------------------------------------------===//
+// Implicit GEMM
+//===----------------------------------------------------------------------===//
+
+/// Whether a convolution is computed as implicit GEMM (CPU, -O2): 2-D, one
+/// group, unit strides and dilations, a kernel larger than 1x1 and padding
+/// below it, and a reduction C·KH·KW too long for the direct kernels. im2col
+/// would write KH·KW copies of the input (57 MB for 8x64x56x56 with 3x3).
+bool isImplicitGemm(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
+  if (p.spatial != 2 || p.groups != 1 || product(kernel) == 1 ||
+      C * product(kernel) <= kMaxDirectConvolutionReduction)
+    return false;
+  for (int64_t i = 0; i < 2; ++i)
+    if (p.stride[i] != 1 || p.dilation[i] != 1 || p.padding[i] >= kernel[i])
+      return false;
+  return true;
+}
+
+/// The rows of `src` [N, C, Hs, Ws] in NHWC order as one flat tensor,
+/// src[n, c, h, w] at ((n·Hs + h)·Ws + w)·C + c, padded at the end so that
+/// every window of the last positions is in bounds: position t's window row
+/// kh is the KW·C consecutive elements from (t + kh·Ws)·C.
+Value nhwcRows(OpBuilder &b, Location loc, Value src, int64_t KH, int64_t KW) {
+  RankedTensorType type = typeOf(src);
+  int64_t C = type.getDimSize(1), Ws = type.getDimSize(3);
+  Value nhwc = permuted(b, loc, src, {0, 2, 3, 1});
+  Value flat = reshape(b, loc, nhwc, {type.getNumElements()});
+  return pad(b, loc, flat, {0}, {((KH - 1) * Ws + KW - 1) * C},
+             constF(b, loc, type.getElementType(), 0.0));
+}
+
+/// The map of loop `row`·C + loop `col` + kh·Ws·C into nhwcRows' tensor: the
+/// window row kh of position `row`, element `col` of its KW·C.
+AffineMap windowRowMap(MLIRContext *ctx, unsigned row, unsigned col, int64_t C,
+                       int64_t offset) {
+  AffineExpr e = getAffineDimExpr(row, ctx) * C + getAffineDimExpr(col, ctx) + offset;
+  return AffineMap::get(3, 0, e, ctx);
+}
+
+/// out[n, f, oh, ow] = bias[f] + sum over (kh, kw, c) of
+///   src[n, c, oh + kh, ow + kw] · wk[kh, kw·C + c, f]
+/// for src [N, C, Hs, Ws] padded already and wk [KH, KW·C, F]; the output is
+/// [N, F, Hs - KH + 1, Ws - KW + 1]. Every position t of src (all N·Hs·Ws,
+/// the ones past the output's edge discarded) is a row of one contraction
+/// per kernel row kh: out[t, f] += rows[t, k] · wk[kh, k, f], whose A rows
+/// are windows of nhwcRows (stride C, overlapping). tad-row-window-matmuls
+/// turns each into a linalg.matmul on a strided view of the buffer.
+Value correlateAsGemm(OpBuilder &b, Location loc, Value src, Value wk, int64_t KH,
+                      int64_t KW, Value bias) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = typeOf(src), wkType = typeOf(wk);
+  Type element = type.getElementType();
+  int64_t N = type.getDimSize(0), C = type.getDimSize(1), Hs = type.getDimSize(2),
+          Ws = type.getDimSize(3), K = wkType.getDimSize(1), F = wkType.getDimSize(2),
+          T = N * Hs * Ws;
+  Value rows = nhwcRows(b, loc, src, KH, KW);
+  auto accType = RankedTensorType::get({T, F}, element);
+  Value acc = zeros(b, loc, accType);
+  for (int64_t kh = 0; kh < KH; ++kh) {
+    auto sliceType = RankedTensorType::get({K, F}, element);
+    Value wkh = tensor::ExtractSliceOp::create(
+        b, loc, sliceType, wk, ArrayRef<OpFoldResult>{b.getIndexAttr(kh), b.getIndexAttr(0), b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(K), b.getIndexAttr(F)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(1)});
+    // Loops (t, f, k).
+    acc = generic(b, loc, ValueRange{rows, wkh}, acc,
+                  {windowRowMap(ctx, 0, 2, C, kh * Ws * C), dimsMap(ctx, 3, {2, 1}),
+                   dimsMap(ctx, 3, {0, 1})},
+                  {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
+  }
+  int64_t OH = Hs - KH + 1, OW = Ws - KW + 1;
+  Value wide = reshape(b, loc, acc, {N, Hs, Ws, F});
+  SmallVector<int64_t> shape{N, OH, OW, F};
+  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0)), sizes, strides(4, b.getIndexAttr(1));
+  for (int64_t size : shape)
+    sizes.push_back(b.getIndexAttr(size));
+  Value cropped = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, element), wide, offsets, sizes, strides);
+  Value out = permuted(b, loc, cropped, {0, 3, 1, 2});
+  if (!bias)
+    return out;
+  return mapped(b, loc, {N, F, OH, OW}, element, ValueRange{out, bias},
+                {dimsMap(ctx, 4, {0, 1, 2, 3}), dimsMap(ctx, 4, {1})},
+                [](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+                  return arith::AddFOp::create(nb, nl, args[0], args[1]);
+                });
+}
+
+/// The forward: correlateAsGemm of the padded input with the weight laid
+/// out as wk[kh, kw·C + c, f] = w[f, c, kh, kw].
+Value lowerConvolutionAsGemm(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
+                             OpBuilder &b) {
+  Location loc = op.getLoc();
+  RankedTensorType type = cast<RankedTensorType>(op.getType());
+  ConvParams p = convParams(op, type.getRank());
+  Value w = adaptor.getWeight();
+  RankedTensorType wType = typeOf(w);
+  int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
+          KW = wType.getDimSize(3);
+  Value wk = reshape(b, loc, permuted(b, loc, w, {2, 3, 1, 0}), {KH, KW * C, F});
+  Value out = correlateAsGemm(b, loc, padSpatial(b, loc, adaptor.getInput(), p.padding),
+                              wk, KH, KW, adaptor.getBias());
+  return reshapeTo(b, loc, out, type);
+}
+
+/// grad_input of an implicit-GEMM convolution: the gradient padded by K-1
+/// on each side, correlated with the flipped kernel
+/// (wk[a, b·F + f, c] = w[f, c, KH-1-a, KW-1-b]), is the padded input's
+/// gradient; cropped to the input.
+Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value w,
+                                     RankedTensorType xType, const ConvParams &p) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType wType = typeOf(w);
+  Type element = wType.getElementType();
+  int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
+          KW = wType.getDimSize(3);
+  Value gp = pad(b, loc, grad, {0, 0, KH - 1, KW - 1}, {0, 0, KH - 1, KW - 1},
+                 constF(b, loc, element, 0.0));
+  AffineExpr a, bb, f, c;
+  bindDims(ctx, a, bb, f, c);
+  Value flipped = mapped(b, loc, {KH, KW, F, C}, element, w,
+                         {AffineMap::get(4, 0, {f, c, -a + (KH - 1), -bb + (KW - 1)}, ctx)},
+                         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  Value gxp = correlateAsGemm(b, loc, gp, reshape(b, loc, flipped, {KH, KW * F, C}), KH,
+                              KW, Value());
+  SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
+                                    b.getIndexAttr(p.padding[0]),
+                                    b.getIndexAttr(p.padding[1])},
+      sizes, strides(4, b.getIndexAttr(1));
+  for (int64_t size : xType.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  return tensor::ExtractSliceOp::create(b, loc, xType, gxp, offsets, sizes, strides);
+}
+
+/// grad_weight of an implicit-GEMM convolution: per kernel row kh,
+/// gw[kh, k, f] = sum over positions t of rows[t, k] · g[t, f], with the
+/// gradient g laid out at the padded input's positions [N·Hp·Wp, F] (zeros
+/// past the output's edge, so the discarded positions add nothing); a
+/// matmul with a transposed window-row operand for tad-row-window-matmuls.
+Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value x,
+                                      RankedTensorType wType, const ConvParams &p) {
+  MLIRContext *ctx = b.getContext();
+  Type element = wType.getElementType();
+  int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
+          KW = wType.getDimSize(3), K = KW * C;
+  Value xp = padSpatial(b, loc, x, p.padding);
+  RankedTensorType xpType = typeOf(xp);
+  int64_t N = xpType.getDimSize(0), Hp = xpType.getDimSize(2), Wp = xpType.getDimSize(3),
+          T = N * Hp * Wp;
+  Value rows = nhwcRows(b, loc, xp, KH, KW);
+  Value g = pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
+                {0, KH - 1, KW - 1, 0}, constF(b, loc, element, 0.0));
+  g = reshape(b, loc, g, {T, F});
+  auto sliceType = RankedTensorType::get({K, F}, element);
+  Value gw = zeros(b, loc, RankedTensorType::get({KH, K, F}, element));
+  for (int64_t kh = 0; kh < KH; ++kh) {
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(kh), b.getIndexAttr(0),
+                                      b.getIndexAttr(0)},
+        sizes{b.getIndexAttr(1), b.getIndexAttr(K), b.getIndexAttr(F)},
+        strides(3, b.getIndexAttr(1));
+    Value init = tensor::ExtractSliceOp::create(b, loc, sliceType, gw, offsets, sizes, strides);
+    // Loops (k, f, t).
+    Value part = generic(b, loc, ValueRange{rows, g}, init,
+                         {windowRowMap(ctx, 2, 0, C, kh * Wp * C), dimsMap(ctx, 3, {2, 1}),
+                          dimsMap(ctx, 3, {0, 1})},
+                         {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
+    gw = tensor::InsertSliceOp::create(b, loc, part, gw, offsets, sizes, strides);
+  }
+  // [KH, KW, C, F] -> [F, C, KH, KW].
+  return permuted(b, loc, reshape(b, loc, gw, {KH, KW, C, F}), {3, 2, 0, 1});
+}
+
 /// Whether a convolution is computed directly (passes/DirectConvolution.h):
 /// 2-D, one group, unit strides and dilations, C·KH·KW small.
 bool isDirect(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
@@ -488,6 +662,8 @@ Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   RankedTensorType wType = typeOf(w);
   if (isDirectDepthwise(p, typeOf(x).getDimSize(1)))
     return lowerDepthwiseConvolution(op, adaptor, b);
+  if (isImplicitGemm(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
+    return lowerConvolutionAsGemm(op, adaptor, b);
   if (!isDirect(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
     return lowerConvolution(op, adaptor, b);
   Value init = zeros(b, loc, type);
@@ -518,6 +694,14 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
                     out = gType.getShape().drop_front(2);
   if (direct && isDirectDepthwise(p, C))
     return lowerDepthwiseConvolutionBackward(op, adaptor, b);
+  if (direct && isImplicitGemm(p, C, kernel)) {
+    ArrayRef<bool> mask = op.getOutputMask();
+    return {mask[0] ? convolutionInputGradientAsGemm(b, loc, grad, w, xType, p)
+                    : zeros(b, loc, xType),
+            mask[1] ? convolutionWeightGradientAsGemm(b, loc, grad, x, wType, p)
+                    : zeros(b, loc, wType),
+            convolutionBiasGradient(b, loc, op, grad)};
+  }
   int64_t P = N * product(out);
   ArrayRef<bool> mask = op.getOutputMask();
   SmallVector<Value> results;

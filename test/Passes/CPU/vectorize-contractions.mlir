@@ -6,6 +6,7 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,128,256}))' | FileCheck %s --check-prefix=FILL
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 cache-tiles=8,6,256 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SPLITK
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 l2-bytes=1048576 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SMALLOUT
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -301,5 +302,27 @@ func.func @split_k(%a: memref<8x8192xf32>, %b: memref<8192x6xf32>,
   linalg.fill ins(%zero : f32) outs(%c : memref<8x6xf32>)
   linalg.matmul ins(%a, %b : memref<8x8192xf32>, memref<8192x6xf32>)
                 outs(%c : memref<8x6xf32>)
+  return
+}
+
+// -----
+
+// A small output (96 x 32 f32, 12 KiB: at most an eighth of the 1 MiB L2)
+// with a long reduction (at least 8 times m and n; an implicit-GEMM
+// convolution's weight gradient) is one m and n cache tile, so k splits
+// over the cores instead of m being tiled (A and B would stream once per
+// m tile). A larger output keeps its m tiles.
+// SMALLOUT: tad schedule: linalg.matmul k of 8192 split into 2 parts on the cores
+// SMALLOUT: tad schedule: linalg.matmul 96x32x4096 f32 (m,n,k = 96,32,4096): cache tiles 96x32x256
+// SMALLOUT: tad schedule: linalg.matmul 1024x64x8192 f32 (m,n,k = 1024,64,8192): cache tiles 32x64x256
+// SMALLOUT-LABEL: func.func @small_output(
+//       SMALLOUT: scf.parallel (%{{.*}}) = (%c0) to (%c2) step (%c1)
+func.func @small_output(%a: memref<96x8192xf32>, %b: memref<8192x32xf32>,
+                        %c: memref<96x32xf32>, %a2: memref<1024x8192xf32>,
+                        %b2: memref<8192x64xf32>, %c2: memref<1024x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<96x8192xf32>, memref<8192x32xf32>)
+                outs(%c : memref<96x32xf32>)
+  linalg.matmul ins(%a2, %b2 : memref<1024x8192xf32>, memref<8192x64xf32>)
+                outs(%c2 : memref<1024x64xf32>)
   return
 }

@@ -1,5 +1,5 @@
-// RUN: tad-opt %s --tad-to-linalg="direct-convolutions=true" --canonicalize --cse | FileCheck %s
-// RUN: tad-opt %s --tad-to-linalg --canonicalize --cse | FileCheck %s --check-prefix=IM2COL
+// RUN: tad-opt %s --split-input-file --tad-to-linalg="direct-convolutions=true" --canonicalize --cse | FileCheck %s
+// RUN: tad-opt %s --split-input-file --tad-to-linalg --canonicalize --cse | FileCheck %s --check-prefix=IM2COL
 
 // With direct-convolutions (the CPU pipeline from -O2 on), a 2-D convolution
 // with unit strides and dilations, one group and C*KH*KW <= 32 skips
@@ -37,15 +37,57 @@ func.func @lenet_weight_grad(%g: tensor<2x6x6x6xf32>, %x: tensor<2x1x8x8xf32>, %
   return %r#1, %r#2 : tensor<6x1x5x5xf32>, tensor<6xf32>
 }
 
-// Strided, or a reduction of 3*3*4 = 36 > 32: im2col and a matmul.
+// Strided: im2col and a matmul.
 // CHECK-LABEL: func.func @not_direct(
 //   CHECK-NOT:   linalg.conv
 //       CHECK:   linalg.matmul
 //   CHECK-NOT:   linalg.conv
-//       CHECK:   linalg.matmul
-//   CHECK-NOT:   linalg.conv
-func.func @not_direct(%x: tensor<1x1x9x9xf32>, %w: tensor<2x1x3x3xf32>, %y: tensor<1x4x6x6xf32>, %v: tensor<2x4x3x3xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+func.func @not_direct(%x: tensor<1x1x9x9xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x4x4xf32> {
   %0 = tad.convolution %x, %w {stride = array<i64: 2>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x1x9x9xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A reduction of 4*3*3 = 36 > 32 with unit strides: implicit GEMM. The
+// input's rows in NHWC order, flat, padded by ((KH-1)·W + KW-1)·C = 56;
+// one contraction per kernel row kh over loops (position, filter, k) that
+// reads the window row at position·C + k + kh·W·C, accumulating into one
+// [positions, filters] tensor; the valid positions cropped and transposed
+// back to NCHW.
+// CHECK-DAG: #[[$ROW0:.+]] = affine_map<(d0, d1, d2) -> (d0 * 4 + d2)>
+// CHECK-DAG: #[[$ROW1:.+]] = affine_map<(d0, d1, d2) -> (d0 * 4 + d2 + 24)>
+// CHECK-DAG: #[[$ROW2:.+]] = affine_map<(d0, d1, d2) -> (d0 * 4 + d2 + 48)>
+// CHECK-DAG: #[[$W:.+]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @implicit_gemm(
+//       CHECK:   linalg.transpose ins(%arg0 : tensor<1x4x6x6xf32>) {{.*}} permutation = [0, 2, 3, 1]
+//       CHECK:   tensor.pad %{{.*}} low[0] high[56]
+//       CHECK:   linalg.generic {indexing_maps = [#[[$ROW0]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<200xf32>, tensor<12x2xf32>) outs(%{{.*}} : tensor<36x2xf32>)
+//       CHECK:   linalg.generic {indexing_maps = [#[[$ROW1]], #[[$W]], #[[$OUT]]]
+//       CHECK:   linalg.generic {indexing_maps = [#[[$ROW2]], #[[$W]], #[[$OUT]]]
+//       CHECK:   tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 4, 4, 2]
+//       CHECK:   linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
+//   CHECK-NOT:   linalg.matmul
+// IM2COL-LABEL: func.func @implicit_gemm(
+//       IM2COL:   linalg.matmul
+func.func @implicit_gemm(%y: tensor<1x4x6x6xf32>, %v: tensor<2x4x3x3xf32>) -> tensor<1x2x4x4xf32> {
   %1 = tad.convolution %y, %v {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x4x4xf32>
-  return %0, %1 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+  return %1 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Its weight gradient: per kernel row, loops (k, filter, position) with the
+// window rows read transposed (position·C + k + kh·W·C) against the
+// gradient at the input's positions [36, 2] (zero-padded past the output).
+// CHECK-DAG: #[[$ROWT0:.+]] = affine_map<(d0, d1, d2) -> (d2 * 4 + d0)>
+// CHECK-DAG: #[[$ROWT2:.+]] = affine_map<(d0, d1, d2) -> (d2 * 4 + d0 + 48)>
+// CHECK-LABEL: func.func @implicit_gemm_weight_grad(
+//       CHECK:   linalg.generic {indexing_maps = [#[[$ROWT0]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<200xf32>, tensor<36x2xf32>) outs(%{{.*}} : tensor<12x2xf32>)
+//       CHECK:   linalg.generic {indexing_maps = [#[[$ROWT2]], {{.*}}]
+//       CHECK:   linalg.transpose {{.*}} permutation = [3, 2, 0, 1]
+func.func @implicit_gemm_weight_grad(%g: tensor<1x2x4x4xf32>, %y: tensor<1x4x6x6xf32>, %v: tensor<2x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>) {
+  %r:3 = tad.convolution_backward %g, %y, %v {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: false, true, false>} : (tensor<1x2x4x4xf32>, tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>)
+  return %r#0, %r#1, %r#2 : tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>
 }

@@ -1,0 +1,156 @@
+//===- RowWindowMatmuls.cpp - window-row contractions as matmuls ----------===//
+//
+// See TadRowWindowMatmulsPass in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tad {
+#define GEN_PASS_DEF_TADROWWINDOWMATMULSPASS
+#include "passes/CPU/Passes.h.inc"
+} // namespace mlir::tad
+
+using namespace mlir;
+
+namespace {
+
+/// An index expression row·stride + col + offset of a 1-D operand.
+struct WindowRows {
+  unsigned row, col;
+  int64_t stride, offset;
+};
+
+/// `expr` as d_row·stride + d_col + offset (stride >= 1, offset >= 0).
+std::optional<WindowRows> windowRows(AffineExpr expr) {
+  std::optional<unsigned> row;
+  SmallVector<unsigned> plain;
+  int64_t stride = 0, offset = 0;
+  SmallVector<AffineExpr> terms{expr};
+  while (!terms.empty()) {
+    AffineExpr term = terms.pop_back_val();
+    auto bin = dyn_cast<AffineBinaryOpExpr>(term);
+    if (bin && bin.getKind() == AffineExprKind::Add) {
+      terms.push_back(bin.getLHS());
+      terms.push_back(bin.getRHS());
+    } else if (auto c = dyn_cast<AffineConstantExpr>(term)) {
+      offset += c.getValue();
+    } else if (auto d = dyn_cast<AffineDimExpr>(term)) {
+      plain.push_back(d.getPosition());
+    } else if (bin && bin.getKind() == AffineExprKind::Mul) {
+      auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
+      auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      if (!d || !c || row || c.getValue() < 1)
+        return std::nullopt;
+      row = d.getPosition();
+      stride = c.getValue();
+    } else {
+      return std::nullopt;
+    }
+  }
+  // A unit stride folds to two plain dimensions: either may be the row
+  // (the view's elements are the same).
+  if (!row && plain.size() == 2) {
+    llvm::sort(plain);
+    row = plain[0];
+    stride = 1;
+    plain.erase(plain.begin());
+  }
+  if (!row || plain.size() != 1 || *row == plain[0] || offset < 0)
+    return std::nullopt;
+  return WindowRows{*row, plain[0], stride, offset};
+}
+
+/// Whether `op`'s body is out + in0 · in1 (either operand order).
+bool isMultiplyAdd(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if (add.getLhs() != acc && add.getRhs() != acc)
+    return false;
+  auto mul = other.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+/// The generic as a linalg.matmul whose A operand is a [rows, cols] view of
+/// the 1-D buffer with strides [stride, 1] (rows overlap where stride <
+/// cols), or failure where it is not such a contraction.
+LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp op) {
+  MLIRContext *ctx = op.getContext();
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 3 || op.hasDynamicShape() ||
+      !isMultiplyAdd(op))
+    return failure();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[0] != utils::IteratorType::parallel ||
+      iterators[1] != utils::IteratorType::parallel ||
+      iterators[2] != utils::IteratorType::reduction)
+    return failure();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  if (maps[2] != AffineMap::get(3, 0, {m, n}, ctx) ||
+      !(maps[1] == AffineMap::get(3, 0, {k, n}, ctx) ||
+        maps[1] == AffineMap::get(3, 0, {n, k}, ctx)) ||
+      maps[0].getNumResults() != 1)
+    return failure();
+  std::optional<WindowRows> w = windowRows(maps[0].getResult(0));
+  // The window rows run over m and k (in either role).
+  if (!w || w->row == 1 || w->col == 1)
+    return failure();
+  Value flat = op.getDpsInputOperand(0)->get();
+  auto flatType = dyn_cast<MemRefType>(flat.getType());
+  int64_t base;
+  SmallVector<int64_t> strides;
+  if (!flatType || flatType.getRank() != 1 ||
+      failed(flatType.getStridesAndOffset(strides, base)) || strides[0] != 1 ||
+      ShapedType::isDynamic(base))
+    return failure();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t rows = bounds[w->row], cols = bounds[w->col];
+  // Every element of the view in the buffer (as the generic read it).
+  if (w->offset + (rows - 1) * w->stride + cols > flatType.getDimSize(0))
+    return failure();
+  rewriter.setInsertionPoint(op);
+  auto viewType = MemRefType::get(
+      {rows, cols}, flatType.getElementType(),
+      StridedLayoutAttr::get(ctx, base + w->offset, {w->stride, 1}));
+  Value view = memref::ReinterpretCastOp::create(
+      rewriter, op.getLoc(), viewType, flat, base + w->offset,
+      ArrayRef<int64_t>{rows, cols}, ArrayRef<int64_t>{w->stride, 1});
+  AffineMap viewMap = AffineMap::get(
+      3, 0, {getAffineDimExpr(w->row, ctx), getAffineDimExpr(w->col, ctx)}, ctx);
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, op.getLoc(), ValueRange{view, op.getDpsInputOperand(1)->get()},
+      ValueRange{op.getDpsInitOperand(0)->get()});
+  matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr({viewMap, maps[1], maps[2]}));
+  rewriter.eraseOp(op);
+  return success();
+}
+
+struct TadRowWindowMatmulsPass
+    : tad::impl::TadRowWindowMatmulsPassBase<TadRowWindowMatmulsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics)
+      (void)rewriteWindowContraction(rewriter, op);
+  }
+};
+
+} // namespace

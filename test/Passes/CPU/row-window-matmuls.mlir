@@ -1,0 +1,99 @@
+// RUN: tad-opt %s --split-input-file --tad-row-window-matmuls | FileCheck %s
+
+// An implicit-GEMM convolution's contraction for kernel row 1 (4 channels,
+// rows of 6, 3 kernel columns): the 1-D buffer read at d0·4 + d2 + 24
+// becomes a [36, 12] view with strides [4, 1] (rows overlap) and the
+// generic a linalg.matmul of it.
+// CHECK-LABEL: func.func @window_rows(
+//       CHECK:   %[[V:.*]] = memref.reinterpret_cast %arg0 to offset: [24], sizes: [36, 12], strides: [4, 1] : memref<200xf32> to memref<36x12xf32, strided<[4, 1], offset: 24>>
+//       CHECK:   linalg.matmul ins(%[[V]], %arg1 : memref<36x12xf32, strided<[4, 1], offset: 24>>, memref<12x2xf32>) outs(%arg2 : memref<36x2xf32>)
+//   CHECK-NOT:   linalg.generic
+func.func @window_rows(%rows: memref<200xf32>, %w: memref<12x2xf32>, %out: memref<36x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 4 + d2 + 24)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w : memref<200xf32>, memref<12x2xf32>) outs(%out : memref<36x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The weight gradient's form: the window rows are the reduction (d2), read
+// transposed; the matmul keeps that map. The product in the other order
+// and the sum with the accumulator second match too.
+// CHECK-DAG: #[[$AT:.+]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-LABEL: func.func @transposed_rows(
+//       CHECK:   %[[V:.*]] = memref.reinterpret_cast %arg0 to offset: [48], sizes: [36, 12], strides: [4, 1]
+//       CHECK:   linalg.matmul indexing_maps = [#[[$AT]], {{.*}}] ins(%[[V]], %arg1 : {{.*}}) outs(%arg2 : memref<12x2xf32>)
+func.func @transposed_rows(%rows: memref<200xf32>, %g: memref<36x2xf32>, %out: memref<12x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2 * 4 + d0 + 48)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %g : memref<200xf32>, memref<36x2xf32>) outs(%out : memref<12x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %b, %a : f32
+    %s = arith.addf %p, %c : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// One channel: the row stride 1 folds away (d0 + d2); the view has
+// strides [1, 1].
+// CHECK-LABEL: func.func @unit_stride(
+//       CHECK:   memref.reinterpret_cast %arg0 to offset: [0], sizes: [30, 3], strides: [1, 1]
+//       CHECK:   linalg.matmul
+func.func @unit_stride(%rows: memref<32xf64>, %w: memref<3x5xf64>, %out: memref<30x5xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 + d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w : memref<32xf64>, memref<3x5xf64>) outs(%out : memref<30x5xf64>) {
+  ^bb0(%a: f64, %b: f64, %c: f64):
+    %p = arith.mulf %a, %b : f64
+    %s = arith.addf %c, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// Left alone: a body that is not out + a · b, and rows over the n loop.
+// CHECK-LABEL: func.func @not_window_rows(
+//   CHECK-NOT:   memref.reinterpret_cast
+//   CHECK-NOT:   linalg.matmul
+//       CHECK:   return
+func.func @not_window_rows(%rows: memref<200xf32>, %w: memref<12x2xf32>,
+                           %out: memref<36x2xf32>, %w2: memref<12x36xf32>, %out2: memref<2x36xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 4 + d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w : memref<200xf32>, memref<12x2xf32>) outs(%out : memref<36x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.subf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1 * 4 + d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w2 : memref<200xf32>, memref<12x36xf32>) outs(%out2 : memref<2x36xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
