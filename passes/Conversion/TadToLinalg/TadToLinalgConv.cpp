@@ -194,6 +194,20 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> padding,
   return pad(b, loc, x, lo, hi, constF(b, loc, element, value));
 }
 
+/// The part of `value` of `shape` from `offsets` on (unit strides): a
+/// crop of padded rows or of a padded input's gradient.
+Value sliceAt(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape,
+              ArrayRef<int64_t> offsets) {
+  SmallVector<OpFoldResult> offs, sizes, strides(shape.size(), b.getIndexAttr(1));
+  for (auto [size, offset] : llvm::zip_equal(shape, offsets)) {
+    sizes.push_back(b.getIndexAttr(size));
+    offs.push_back(b.getIndexAttr(offset));
+  }
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, typeOf(value).getElementType()), value, offs,
+      sizes, strides);
+}
+
 /// col[G, Cg·prod(k), N·prod(o)] with col[g, (c, k), (n, o)] =
 /// xp[n, g·Cg + c, o·s + k·d] for the padded input `xp` [N, C, I...].
 Value im2col(OpBuilder &b, Location loc, Value xp, const ConvParams &p,
@@ -368,12 +382,7 @@ Value correlateRows(OpBuilder &b, Location loc, Value src, Value weights,
        Iter::reduction, Iter::parallel},
       multiplyAdd)[0];
   Value rows = reshape(b, loc, wide, {N, G, F, outSize[0], Ws});
-  SmallVector<int64_t> shape{N, G, F, outSize[0], outSize[1]};
-  SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes, strides(5, b.getIndexAttr(1));
-  for (int64_t size : shape)
-    sizes.push_back(b.getIndexAttr(size));
-  return tensor::ExtractSliceOp::create(b, loc, RankedTensorType::get(shape, element),
-                                        rows, offsets, sizes, strides);
+  return sliceAt(b, loc, rows, {N, G, F, outSize[0], outSize[1]}, {0, 0, 0, 0, 0});
 }
 
 /// The forward: correlateRows of the padded input [N, G, 1, Hp, Wp] with
@@ -431,14 +440,8 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     Value gxp = correlateRows(b, loc, gp, flipped, dimsMap(ctx, 7, {1, 3, 4, 5}), 1,
                               {KH, KW}, p.dilation, {Hp, Wp}, Value());
-    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
-                                      b.getIndexAttr(p.padding[0]),
-                                      b.getIndexAttr(p.padding[1])},
-        sizes, strides(4, b.getIndexAttr(1));
-    for (int64_t size : xType.getShape())
-      sizes.push_back(b.getIndexAttr(size));
-    results.push_back(tensor::ExtractSliceOp::create(
-        b, loc, xType, reshape(b, loc, gxp, {N, G, Hp, Wp}), offsets, sizes, strides));
+    results.push_back(sliceAt(b, loc, reshape(b, loc, gxp, {N, G, Hp, Wp}), xType.getShape(),
+                              {0, 0, p.padding[0], p.padding[1]}));
   } else {
     results.push_back(zeros(b, loc, xType));
   }
@@ -540,13 +543,8 @@ Value correlateAsGemm(OpBuilder &b, Location loc, Value src, Value wk, int64_t K
                   {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
   }
   int64_t OH = Hs - KH + 1, OW = Ws - KW + 1;
-  Value wide = reshape(b, loc, acc, {N, Hs, Ws, F});
-  SmallVector<int64_t> shape{N, OH, OW, F};
-  SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0)), sizes, strides(4, b.getIndexAttr(1));
-  for (int64_t size : shape)
-    sizes.push_back(b.getIndexAttr(size));
-  Value cropped = tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get(shape, element), wide, offsets, sizes, strides);
+  Value cropped = sliceAt(b, loc, reshape(b, loc, acc, {N, Hs, Ws, F}), {N, OH, OW, F},
+                          {0, 0, 0, 0});
   Value out = permuted(b, loc, cropped, {0, 3, 1, 2});
   if (!bias)
     return out;
@@ -594,13 +592,7 @@ Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Val
                          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
   Value gxp = correlateAsGemm(b, loc, gp, reshape(b, loc, flipped, {KH, KW * F, C}), KH,
                               KW, Value());
-  SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
-                                    b.getIndexAttr(p.padding[0]),
-                                    b.getIndexAttr(p.padding[1])},
-      sizes, strides(4, b.getIndexAttr(1));
-  for (int64_t size : xType.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  return tensor::ExtractSliceOp::create(b, loc, xType, gxp, offsets, sizes, strides);
+  return sliceAt(b, loc, gxp, xType.getShape(), {0, 0, p.padding[0], p.padding[1]});
 }
 
 /// grad_weight of an implicit-GEMM convolution: per kernel row kh,
