@@ -632,11 +632,13 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // A small output with a long reduction (the weight gradient of an
   // implicit-GEMM convolution, 192 x 64 x 26912): one m and n cache tile,
   // so that A and B stream through once instead of once per m tile, and k
-  // splits over the cores below. Measured (docs/performance.md): that
-  // weight gradient 16.5 -> 12.0-12.8 ms.
+  // splits over the cores below (where it can: else the tiles above keep
+  // both cores busy). Measured (docs/performance.md): that weight gradient
+  // 16.5 -> 12.0-12.8 ms.
   int64_t elemBytes = elemType.getWidth() / 8;
   if (cacheTiles.size() != 3 && batch == 1 &&
-      M * N * elemBytes <= machine.l2Bytes / 8 && K >= 8 * std::max(M, N)) {
+      M * N * elemBytes <= machine.l2Bytes / 8 && K >= 8 * std::max(M, N) &&
+      (!isParallel || splitKParts(K, kc, machine.cores) > 1)) {
     mc = M;
     nc = N;
   }

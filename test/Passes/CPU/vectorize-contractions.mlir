@@ -311,18 +311,25 @@ func.func @split_k(%a: memref<8x8192xf32>, %b: memref<8192x6xf32>,
 // with a long reduction (at least 8 times m and n; an implicit-GEMM
 // convolution's weight gradient) is one m and n cache tile, so k splits
 // over the cores instead of m being tiled (A and B would stream once per
-// m tile). A larger output keeps its m tiles.
+// m tile). A larger output keeps its m tiles, and so does one whose k is
+// too short to split (600: the two m tiles keep both cores busy).
 // SMALLOUT: tad schedule: linalg.matmul k of 8192 split into 2 parts on the cores
 // SMALLOUT: tad schedule: linalg.matmul 96x32x4096 f32 (m,n,k = 96,32,4096): cache tiles 96x32x256
 // SMALLOUT: tad schedule: linalg.matmul 1024x64x8192 f32 (m,n,k = 1024,64,8192): cache tiles 32x64x256
+// SMALLOUT: tad schedule: linalg.matmul 64x64x600 f32 (m,n,k = 64,64,600): cache tiles 32x64x200
 // SMALLOUT-LABEL: func.func @small_output(
 //       SMALLOUT: scf.parallel (%{{.*}}) = (%c0) to (%c2) step (%c1)
+//       SMALLOUT: scf.parallel (%{{.*}}) = (%c0) to (%c64) step (%c32)
 func.func @small_output(%a: memref<96x8192xf32>, %b: memref<8192x32xf32>,
                         %c: memref<96x32xf32>, %a2: memref<1024x8192xf32>,
-                        %b2: memref<8192x64xf32>, %c2: memref<1024x64xf32>) {
+                        %b2: memref<8192x64xf32>, %c2: memref<1024x64xf32>,
+                        %a3: memref<64x600xf32>, %b3: memref<600x64xf32>,
+                        %c3: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<96x8192xf32>, memref<8192x32xf32>)
                 outs(%c : memref<96x32xf32>)
   linalg.matmul ins(%a2, %b2 : memref<1024x8192xf32>, memref<8192x64xf32>)
                 outs(%c2 : memref<1024x64xf32>)
+  linalg.matmul ins(%a3, %b3 : memref<64x600xf32>, memref<600x64xf32>)
+                outs(%c3 : memref<64x64xf32>)
   return
 }
