@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/CPU/Passes.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -25,44 +26,32 @@ struct WindowRows {
   int64_t stride, offset;
 };
 
-/// `expr` as d_row·stride + d_col + offset (stride >= 1, offset >= 0).
-std::optional<WindowRows> windowRows(AffineExpr expr) {
-  std::optional<unsigned> row;
-  SmallVector<unsigned> plain;
-  int64_t stride = 0, offset = 0;
-  SmallVector<AffineExpr> terms{expr};
-  while (!terms.empty()) {
-    AffineExpr term = terms.pop_back_val();
-    auto bin = dyn_cast<AffineBinaryOpExpr>(term);
-    if (bin && bin.getKind() == AffineExprKind::Add) {
-      terms.push_back(bin.getLHS());
-      terms.push_back(bin.getRHS());
-    } else if (auto c = dyn_cast<AffineConstantExpr>(term)) {
-      offset += c.getValue();
-    } else if (auto d = dyn_cast<AffineDimExpr>(term)) {
-      plain.push_back(d.getPosition());
-    } else if (bin && bin.getKind() == AffineExprKind::Mul) {
-      auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
-      auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-      if (!d || !c || row || c.getValue() < 1)
-        return std::nullopt;
-      row = d.getPosition();
-      stride = c.getValue();
-    } else {
-      return std::nullopt;
-    }
-  }
-  // A unit stride folds to two plain dimensions: either may be the row
-  // (the view's elements are the same).
-  if (!row && plain.size() == 2) {
-    llvm::sort(plain);
-    row = plain[0];
-    stride = 1;
-    plain.erase(plain.begin());
-  }
-  if (!row || plain.size() != 1 || *row == plain[0] || offset < 0)
+/// The single result of `map` as d_row·stride + d_col + offset (stride >= 1,
+/// offset >= 0). With a unit stride either dimension could be the row (the
+/// view's elements are the same): the first one is.
+std::optional<WindowRows> windowRows(AffineMap map) {
+  SmallVector<int64_t> flat;
+  unsigned numDims = map.getNumDims();
+  if (map.getNumResults() != 1 ||
+      failed(getFlattenedAffineExpr(map.getResult(0), numDims, map.getNumSymbols(),
+                                    &flat)) ||
+      flat.size() != numDims + map.getNumSymbols() + 1)
     return std::nullopt;
-  return WindowRows{*row, plain[0], stride, offset};
+  SmallVector<unsigned> used;
+  for (unsigned d = 0; d < numDims; ++d)
+    if (flat[d] != 0)
+      used.push_back(d);
+  if (used.size() != 2)
+    return std::nullopt;
+  unsigned row = used[0], col = used[1];
+  if (flat[col] != 1)
+    std::swap(row, col);
+  int64_t offset = flat.back();
+  if (flat[col] != 1 || flat[row] < 1 || offset < 0 ||
+      llvm::any_of(ArrayRef(flat).slice(numDims, map.getNumSymbols()),
+                   [](int64_t c) { return c != 0; }))
+    return std::nullopt;
+  return WindowRows{row, col, flat[row], offset};
 }
 
 /// Whether `op`'s body is out + in0 · in1 (either operand order).
@@ -105,10 +94,9 @@ LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp
   bindDims(ctx, m, n, k);
   if (maps[2] != AffineMap::get(3, 0, {m, n}, ctx) ||
       !(maps[1] == AffineMap::get(3, 0, {k, n}, ctx) ||
-        maps[1] == AffineMap::get(3, 0, {n, k}, ctx)) ||
-      maps[0].getNumResults() != 1)
+        maps[1] == AffineMap::get(3, 0, {n, k}, ctx)))
     return failure();
-  std::optional<WindowRows> w = windowRows(maps[0].getResult(0));
+  std::optional<WindowRows> w = windowRows(maps[0]);
   // The window rows run over m and k (in either role).
   if (!w || w->row == 1 || w->col == 1)
     return failure();
