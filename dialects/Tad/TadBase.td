@@ -29,9 +29,11 @@ def Tad_Dialect : Dialect {
   let hasCanonicalizer = 1;
 }
 
-def Tad_Float : AnyTypeOf<[F32, F64]>;
-def Tad_FloatTensor : RankedTensorOf<[F32, F64]>;
-def Tad_AnyTensor : RankedTensorOf<[F32, F64, I64, I32, I1]>;
+// bf16 and f16 tensors hold data; their arithmetic is computed in f32
+// (tad-widen-low-precision, docs/mixed-precision.md), as ATen does on CPU.
+def Tad_Float : AnyTypeOf<[F32, F64, BF16, F16]>;
+def Tad_FloatTensor : RankedTensorOf<[F32, F64, BF16, F16]>;
+def Tad_AnyTensor : RankedTensorOf<[F32, F64, BF16, F16, I64, I32, I1]>;
 
 // The ATen `Scalar`: stored as f64.
 def Tad_ScalarAttr : TypedAttrBase<F64, "FloatAttr",

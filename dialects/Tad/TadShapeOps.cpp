@@ -176,9 +176,10 @@ TAD_INFER(ToCopyOp) {
   Type element = self->getElementType();
   if (TypeAttr dtype = adaptor.getDtypeAttr()) {
     element = dtype.getValue();
-    if (!element.isF32() && !element.isF64() && !element.isInteger(64) &&
+    if (!element.isF32() && !element.isF64() && !element.isBF16() &&
+        !element.isF16() && !element.isInteger(64) &&
         !element.isInteger(32) && !element.isInteger(1))
-      return infer.fail("'dtype' must be f32, f64, i64, i32 or i1, got ",
+      return infer.fail("'dtype' must be f32, f64, bf16, f16, i64, i32 or i1, got ",
                         element);
   }
   return pushShape(results, self->getShape(), element);

@@ -58,7 +58,15 @@ inline constexpr int32_t kAbiVersion = TAD_ABI_VERSION;
 inline constexpr llvm::StringLiteral kTadVersion = TAD_VERSION_STRING;
 
 /// tad_dtype codes; the values are part of the ABI.
-enum class DType : int32_t { F32 = 0, F64 = 1, I64 = 2, I32 = 3, Bool = 4 };
+enum class DType : int32_t {
+  F32 = 0,
+  F64 = 1,
+  I64 = 2,
+  I32 = 3,
+  Bool = 4,
+  BF16 = 5,
+  F16 = 6
+};
 
 /// The tad_dtype of an element type, or nullopt if the ABI has none.
 inline std::optional<DType> getDType(Type elementType) {
@@ -72,6 +80,10 @@ inline std::optional<DType> getDType(Type elementType) {
     return DType::I32;
   if (elementType.isSignlessInteger(1))
     return DType::Bool;
+  if (elementType.isBF16())
+    return DType::BF16;
+  if (elementType.isF16())
+    return DType::F16;
   return std::nullopt;
 }
 
@@ -88,6 +100,9 @@ inline StringRef getCTypeName(DType dtype) {
     return "int32_t";
   case DType::Bool:
     return "uint8_t";
+  case DType::BF16: // C has no portable bf16 or f16 type: the bits
+  case DType::F16:
+    return "uint16_t";
   }
   return "?";
 }
@@ -105,6 +120,10 @@ inline StringRef getDTypeName(DType dtype) {
     return "i32";
   case DType::Bool:
     return "bool";
+  case DType::BF16:
+    return "bf16";
+  case DType::F16:
+    return "f16";
   }
   return "?";
 }

@@ -30,4 +30,18 @@ def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def TadWidenLowPrecisionPass
+    : Pass<"tad-widen-low-precision", "::mlir::ModuleOp"> {
+  let summary = "Compute the arithmetic of bf16 and f16 tensors in f32";
+  let description = [{
+    Every tad op that computes with a bf16 or f16 operand gets f32 operands
+    (`tad._to_copy`) and f32 results rounded back to the narrow type after
+    it, the numbers ATen computes on CPU (f32 "opmath", one rounding per
+    op). Ops that only move or select elements keep the narrow type. The
+    tad-to-linalg lowering folds the widening of a product's operands into
+    its linalg contraction (bf16 operands, f32 accumulator).
+  }];
+  let dependentDialects = ["::mlir::tad::TadDialect"];
+}
+
 #endif // TAD_PASSES_CONVERSION

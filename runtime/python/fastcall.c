@@ -48,6 +48,8 @@ static int dtypeOf(const Py_buffer *view) {
     return view->itemsize == 4 ? TAD_DTYPE_I32 : -1;
   case '?':
     return view->itemsize == 1 ? TAD_DTYPE_BOOL : -1;
+  case 'e':
+    return view->itemsize == 2 ? TAD_DTYPE_F16 : -1;
   default:
     return -1;
   }

@@ -15,6 +15,10 @@ const char *__tad_dtype_name(int32_t dtype) {
     return "i32";
   case TAD_DTYPE_BOOL:
     return "bool";
+  case TAD_DTYPE_BF16:
+    return "bf16";
+  case TAD_DTYPE_F16:
+    return "f16";
   }
   return NULL;
 }
@@ -29,6 +33,9 @@ int64_t __tad_dtype_size(int32_t dtype) {
     return 8;
   case TAD_DTYPE_BOOL:
     return 1;
+  case TAD_DTYPE_BF16:
+  case TAD_DTYPE_F16:
+    return 2;
   }
   return 0;
 }

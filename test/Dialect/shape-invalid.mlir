@@ -104,8 +104,8 @@ func.func @pad_too_long(%x: tensor<5xf32>) -> tensor<5xf32> {
 // -----
 
 func.func @to_copy_dtype(%x: tensor<5xf32>) -> tensor<5xf32> {
-  // expected-error @+2 {{'dtype' must be f32, f64, i64, i32 or i1, got 'f16'}}
+  // expected-error @+2 {{'dtype' must be f32, f64, bf16, f16, i64, i32 or i1, got 'f8E4M3FN'}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = tad._to_copy %x {dtype = f16} : (tensor<5xf32>) -> tensor<5xf32>
+  %0 = tad._to_copy %x {dtype = f8E4M3FN} : (tensor<5xf32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }

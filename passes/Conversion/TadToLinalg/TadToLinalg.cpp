@@ -17,9 +17,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_CONVERTTADTOLINALGPASS
@@ -54,6 +56,60 @@ LogicalResult checkStaticShapes(ModuleOp module) {
     ok = false;
   });
   return success(ok);
+}
+
+/// Whether `value` is a linalg.generic that only extends the floats of one
+/// tensor (the lowering of a widening tad._to_copy): its input.
+Value extendedTensor(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Block &body = generic.getRegion().front();
+  auto extend = dyn_cast<arith::ExtFOp>(body.front());
+  if (!extend || extend.getIn() != body.getArgument(0) ||
+      body.getTerminator()->getOperand(0) != extend.getResult())
+    return nullptr;
+  return generic.getDpsInputs()[0];
+}
+
+/// A linalg contraction converts its operands to the accumulator's type
+/// itself, so an exact extension in front of it (tad-widen-low-precision's
+/// f32 operands of a bf16 product) is dropped: the contraction reads the
+/// bf16 tensor and accumulates in f32, which the CPU schedule turns into
+/// bf16 dot products.
+template <typename ContractionOp>
+void foldExtensions(ContractionOp op) {
+  SmallVector<Value> inputs;
+  bool folded = false;
+  for (Value input : op.getDpsInputs()) {
+    Value narrow = extendedTensor(input);
+    folded |= bool(narrow);
+    inputs.push_back(narrow ? narrow : input);
+  }
+  if (!folded)
+    return;
+  // Rebuilt, not updated: the body's block arguments have the operands'
+  // element types.
+  OpBuilder b(op);
+  auto rebuilt = ContractionOp::create(b, op.getLoc(), op->getResultTypes(),
+                                       inputs, op.getDpsInits(),
+                                       linalg::getPrunedAttributeList(op));
+  op->replaceAllUsesWith(rebuilt);
+  op->erase();
+}
+
+void foldExtensionsIntoContractions(ModuleOp module) {
+  module.walk([](Operation *op) {
+    TypeSwitch<Operation *>(op)
+        .Case<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::MatvecOp,
+              linalg::DotOp>([](auto contraction) {
+          foldExtensions(contraction);
+        });
+  });
 }
 
 struct ConvertTadToLinalgPass
@@ -91,7 +147,8 @@ struct ConvertTadToLinalgPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
         !shapesOk)
-      signalPassFailure();
+      return signalPassFailure();
+    foldExtensionsIntoContractions(module);
   }
 };
 

@@ -76,13 +76,25 @@ inline Value wrappedIndex(OpBuilder &b, Location loc, Value i64, int64_t size,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
 }
 
+/// Whether `type` is bf16 or f16: ATen converts to and from them through
+/// f32 (c10::BFloat16 and c10::Half are built from a float).
+inline bool isHalfFloat(Type type) { return type.isBF16() || type.isF16(); }
+
 /// Converts a scalar to element type `to` with ATen's casts: floats extend
 /// or truncate, integers become floats as signed values (i1 as 0/1), floats
-/// become integers by truncation toward zero.
+/// become integers by truncation toward zero. A conversion to or from bf16
+/// or f16 goes through f32 (so f64 -> bf16 rounds twice, as in ATen).
 inline Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   Type from = value.getType();
   if (from == to)
     return value;
+  Type f32 = b.getF32Type();
+  if (isHalfFloat(from) && to != f32)
+    return convertScalar(b, loc, arith::ExtFOp::create(b, loc, f32, value),
+                         to);
+  if (isHalfFloat(to) && from != f32)
+    return arith::TruncFOp::create(b, loc, to,
+                                   convertScalar(b, loc, value, f32));
   if (isa<FloatType>(from) && isa<FloatType>(to)) {
     if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
       return arith::ExtFOp::create(b, loc, to, value);

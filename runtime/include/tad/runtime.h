@@ -48,6 +48,8 @@ typedef enum tad_dtype {
   TAD_DTYPE_I64 = 2,
   TAD_DTYPE_I32 = 3,
   TAD_DTYPE_BOOL = 4, /* one byte per element, 0 or 1 */
+  TAD_DTYPE_BF16 = 5, /* bfloat16: the high 16 bits of an IEEE f32 */
+  TAD_DTYPE_F16 = 6,  /* IEEE binary16 */
 } tad_dtype;
 
 /* Return codes of every entry point. The values are part of the ABI. */

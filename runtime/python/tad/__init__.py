@@ -52,6 +52,7 @@ from .device import DeviceArray, device_array
 from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from ._recurrent import scan
+from .bfloat16 import bf16_bits_to_float32, float32_to_bf16_bits
 from .torch_import import (DynamicShapeError, TadImportError, UnsupportedOpError,
                            from_torch)
 from .train import (SGD, Adam, AdamW, TrainStep, compile_train_step,
@@ -67,5 +68,5 @@ __all__ = [
     "from_torch", "scan", "DynamicShapeError", "TadImportError",
     "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
-    "data_parallel_rank",
+    "data_parallel_rank", "bf16_bits_to_float32", "float32_to_bf16_bits",
 ]

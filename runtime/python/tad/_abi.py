@@ -73,6 +73,19 @@ DTYPE_F64 = 1
 DTYPE_I64 = 2
 DTYPE_I32 = 3
 DTYPE_BOOL = 4
+DTYPE_BF16 = 5
+DTYPE_F16 = 6
+
+try:  # NumPy has no bfloat16; ml_dtypes (JAX's) adds one where installed
+    import ml_dtypes
+    BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:
+    BFLOAT16 = None
+
+#: The NumPy dtype that holds bf16 values: ml_dtypes.bfloat16 where it is
+#: installed, else uint16 arrays of the bf16 bits (tad.bf16_bits_to_float32
+#: and tad.float32_to_bf16_bits convert them).
+BF16_STORAGE = BFLOAT16 if BFLOAT16 is not None else np.dtype(np.uint16)
 
 #: tad_dtype code -> NumPy dtype (native byte order).
 NUMPY_DTYPES = {
@@ -81,8 +94,12 @@ NUMPY_DTYPES = {
     DTYPE_I64: np.dtype(np.int64),
     DTYPE_I32: np.dtype(np.int32),
     DTYPE_BOOL: np.dtype(np.bool_),
+    DTYPE_BF16: BF16_STORAGE,
+    DTYPE_F16: np.dtype(np.float16),
 }
 #: NumPy dtype -> tad_dtype code; other dtypes (and byte orders) have none.
+#: A uint16 array is bf16 bits (and, passed for an f16 argument, f16 bits:
+#: Function converts raw 16-bit views to the signature's type).
 DTYPE_CODES = {dtype: code for code, dtype in NUMPY_DTYPES.items()}
 #: tad_dtype code -> the name the runtime prints ("f32", ...).
 DTYPE_NAMES = {
@@ -91,6 +108,8 @@ DTYPE_NAMES = {
     DTYPE_I64: "i64",
     DTYPE_I32: "i32",
     DTYPE_BOOL: "bool",
+    DTYPE_BF16: "bf16",
+    DTYPE_F16: "f16",
 }
 
 # tad_status

@@ -156,8 +156,12 @@ class Function:
                 "cannot honour; pass value.filled(fill) or value.data",
                 _abi.ERROR_DTYPE)
         if isinstance(value, (np.ndarray, np.generic)):
-            return np.require(value, requirements=("C", "A"))
+            return self._half_view(index, np.require(value,
+                                                     requirements=("C", "A")))
         array = np.asarray(value)
+        if array.dtype.kind in "ui" and array.dtype.itemsize == 2:
+            return self._half_view(index, np.require(array,
+                                                     requirements=("C", "A")))
         if index >= len(self.signature.args):
             return np.require(array, requirements=("C", "A"))
         dtype = self.signature.args[index].dtype
@@ -169,6 +173,18 @@ class Function:
                 f"{_abi.DTYPE_NAMES[_abi.DTYPE_CODES[dtype]]}",
                 _abi.ERROR_DTYPE)
         return np.require(array, dtype=dtype, requirements=("C", "A"))
+
+    def _half_view(self, index: int, array: np.ndarray) -> np.ndarray:
+        """A 16-bit integer array given for a bf16 or f16 argument holds
+        its bits (NumPy has no bf16; torch's is passed as .view(int16))."""
+        if (array.dtype.kind not in "ui" or array.dtype.itemsize != 2 or
+                index >= len(self.signature.args)):
+            return array
+        dtype = self.signature.args[index].dtype
+        code = _abi.DTYPE_CODES.get(dtype)
+        if code not in (_abi.DTYPE_BF16, _abi.DTYPE_F16):
+            return array
+        return array.view(dtype)
 
     def _check_device_array(self, what: str, index: int, array) -> None:
         """Rejects a freed device array, or one of another device kind
@@ -280,8 +296,9 @@ class Function:
             return results[0] if len(results) == 1 else tuple(results)
         for a in args:
             if (type(a) is not np.ndarray or not a.flags.c_contiguous or
-                    not a.flags.aligned or a.dtype not in _abi.DTYPE_CODES):
-                return None
+                    not a.flags.aligned or a.dtype not in _abi.DTYPE_CODES or
+                    a.dtype.kind in "ui" and a.dtype.itemsize == 2):
+                return None  # (16-bit integers: bf16/f16 bits, _half_view)
         state = getattr(self._local, "state", None)
         if state is None or len(state[1]) != len(args):
             cresults = (_abi.Tensor * len(results_types))()

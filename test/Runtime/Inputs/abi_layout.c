@@ -33,9 +33,10 @@ int main(void) {
   FIELD(tad_module_table, tad_version);
   printf("TAD_ABI_VERSION %d\n", TAD_ABI_VERSION);
   printf("TAD_DTYPE_F32 %d\nTAD_DTYPE_F64 %d\nTAD_DTYPE_I64 %d\n"
-         "TAD_DTYPE_I32 %d\nTAD_DTYPE_BOOL %d\n",
+         "TAD_DTYPE_I32 %d\nTAD_DTYPE_BOOL %d\nTAD_DTYPE_BF16 %d\n"
+         "TAD_DTYPE_F16 %d\n",
          TAD_DTYPE_F32, TAD_DTYPE_F64, TAD_DTYPE_I64, TAD_DTYPE_I32,
-         TAD_DTYPE_BOOL);
+         TAD_DTYPE_BOOL, TAD_DTYPE_BF16, TAD_DTYPE_F16);
   printf("TAD_OK %d\nTAD_ERROR_ARG_COUNT %d\nTAD_ERROR_NULL %d\n"
          "TAD_ERROR_DTYPE %d\nTAD_ERROR_RANK %d\nTAD_ERROR_SHAPE %d\n"
          "TAD_ERROR_RUNTIME %d\n",

@@ -54,7 +54,7 @@ for c_name, struct in [("tad_tensor", _abi.Tensor), ("tad_tensor_type", _abi.Ten
     for field, _ in struct._fields_:
         assert int(layout[f"{c_name}.{field}"]) == getattr(struct, field).offset, field
 assert int(layout["TAD_ABI_VERSION"]) == _abi.ABI_VERSION
-for name in ["F32", "F64", "I64", "I32", "BOOL"]:
+for name in ["F32", "F64", "I64", "I32", "BOOL", "BF16", "F16"]:
     assert int(layout[f"TAD_DTYPE_{name}"]) == getattr(_abi, f"DTYPE_{name}"), name
 for name in ["OK", "ERROR_ARG_COUNT", "ERROR_NULL", "ERROR_DTYPE", "ERROR_RANK",
              "ERROR_SHAPE", "ERROR_RUNTIME", "ERROR_MEMORY", "MEMORY_DEVICE"]:

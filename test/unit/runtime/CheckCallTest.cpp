@@ -182,8 +182,8 @@ TEST_F(CheckCall, ArgumentDtype) {
 }
 
 TEST_F(CheckCall, EveryDtypeName) {
-  const char *names[] = {"f32", "f64", "i64", "i32", "bool"};
-  for (int32_t dtype = TAD_DTYPE_F32; dtype <= TAD_DTYPE_BOOL; ++dtype) {
+  const char *names[] = {"f32", "f64", "i64", "i32", "bool", "bf16", "f16"};
+  for (int32_t dtype = TAD_DTYPE_F32; dtype <= TAD_DTYPE_F16; ++dtype) {
     if (dtype == TAD_DTYPE_F64)
       continue;
     args[1].dtype = dtype;

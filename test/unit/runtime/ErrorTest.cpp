@@ -46,15 +46,19 @@ TEST(Dtype, NamesAndSizes) {
   EXPECT_STREQ(tad_dtype_name(TAD_DTYPE_I64), "i64");
   EXPECT_STREQ(tad_dtype_name(TAD_DTYPE_I32), "i32");
   EXPECT_STREQ(tad_dtype_name(TAD_DTYPE_BOOL), "bool");
-  EXPECT_STREQ(tad_dtype_name(5), "?");
+  EXPECT_STREQ(tad_dtype_name(TAD_DTYPE_BF16), "bf16");
+  EXPECT_STREQ(tad_dtype_name(TAD_DTYPE_F16), "f16");
+  EXPECT_STREQ(tad_dtype_name(7), "?");
   EXPECT_STREQ(tad_dtype_name(-1), "?");
   EXPECT_EQ(tad_dtype_size(TAD_DTYPE_F32), 4);
   EXPECT_EQ(tad_dtype_size(TAD_DTYPE_F64), 8);
   EXPECT_EQ(tad_dtype_size(TAD_DTYPE_I64), 8);
   EXPECT_EQ(tad_dtype_size(TAD_DTYPE_I32), 4);
   EXPECT_EQ(tad_dtype_size(TAD_DTYPE_BOOL), 1);
-  EXPECT_EQ(tad_dtype_size(5), 0);
-  EXPECT_EQ(__tad_dtype_name(5), nullptr);
+  EXPECT_EQ(tad_dtype_size(TAD_DTYPE_BF16), 2);
+  EXPECT_EQ(tad_dtype_size(TAD_DTYPE_F16), 2);
+  EXPECT_EQ(tad_dtype_size(7), 0);
+  EXPECT_EQ(__tad_dtype_name(7), nullptr);
 }
 
 TEST(Module, InfoIsTheTable) {
