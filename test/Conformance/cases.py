@@ -108,10 +108,11 @@ def op_name(op):
 
 
 def all_cases():
-    """Every case: float64 first, then the float32 runs."""
+    """Every case: float64 first, then the float32 and bfloat16 runs."""
     ops, modules = databases()
     names = list(ops) + list(modules)
-    return names + [n + "@float32" for n in names]
+    return (names + [n + "@float32" for n in names] +
+            [n + "@bfloat16" for n in names])
 
 
 def split_case(name):
@@ -136,15 +137,54 @@ class Failure(Exception):
 # Comparing
 # --------------------------------------------------------------------------
 
+#: The floor of the allowed relative error of a bf16 or f16 value (a few
+#: roundings of its 8 or 11 significant bits); above it, as in float32, 10
+#: times PyTorch's own error in that dtype.
+HALF_RTOL = {"bfloat16": 2.0 ** -6, "float16": 2.0 ** -9}
+
+
 def _np(t):
-    return t.detach().cpu().numpy()
+    """A tensor's values as NumPy (bf16, which NumPy lacks, as float32)."""
+    t = t.detach().cpu()
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+
+
+def _arg(t):
+    """A tensor as tad takes it: bf16 as its bits (int16), else _np."""
+    t = t.detach().cpu().contiguous()
+    return t.view(torch.int16).numpy() if t.dtype == torch.bfloat16 else _np(t)
+
+
+def _is_half_bits(a):
+    """A tad bf16 array without ml_dtypes: 16-bit integers (tad has no
+    16-bit integer type)."""
+    return a.dtype.kind in "ui" and a.dtype.itemsize == 2
+
+
+def _values(a):
+    """A tad argument or result as float64 values."""
+    a = np.asarray(a)
+    if _is_half_bits(a):
+        a = tad.bf16_bits_to_float32(a)
+    return np.asarray(a, dtype=np.float64)
+
+
+def _half_rtol(a, rtol):
+    """``rtol``, raised to HALF_RTOL's floor for a bf16 or f16 array."""
+    a = np.asarray(a)
+    if _is_half_bits(a) or a.dtype.name == "bfloat16":
+        return max(rtol, HALF_RTOL["bfloat16"])
+    if a.dtype == np.float16:
+        return max(rtol, HALF_RTOL["float16"])
+    return rtol
 
 
 def compare(what, got, want, rtol, problems, peer=None):
     """``got`` against ``want`` within ``rtol`` scaled by the largest finite
     magnitude of ``want``; with ``peer`` (PyTorch's float32 result for a
     float64 ``want``) also within ``F32_SLACK`` times the peer's error."""
-    got = np.asarray(got, dtype=np.float64)
+    rtol = _half_rtol(got, rtol)
+    got = _values(got)
     want = np.asarray(want, dtype=np.float64)
     if got.shape != want.shape:
         problems.append(f"{what}: shape {got.shape}, expected {want.shape}")
@@ -269,7 +309,7 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     for i, (g, w) in enumerate(zip(got[len(outs):], buffers_ref)):
         compare(f"updated buffer {i}", g, _np(w), rtol, problems, peer("buffers", i))
 
-    vjp_cts = [_np(c) for c in cts] + [np.zeros_like(b) for b in got[len(outs):]]
+    vjp_cts = [_arg(c) for c in cts] + [np.zeros_like(b) for b in got[len(outs):]]
     res = compiled.forward_vjp(*args, *vjp_cts)
     res = res if isinstance(res, tuple) else (res,)
     n_res = len(got)
@@ -280,7 +320,7 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     for i, (g, w) in enumerate(zip(tad_grads[:diff_count], grads)):
         compare(f"VJP gradient {i}", g, w, rtol, problems, peer("grads", i))
 
-    float_args = [a for a in args if a.dtype.kind == "f"]
+    float_args = [a for a in args if a.dtype.kind == "f" or _is_half_bits(a)]
     res = compiled.forward_jvp(*args, *tangents)
     res = res if isinstance(res, tuple) else (res,)
     tad_tangents = res[n_res:]
@@ -298,12 +338,15 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     problems += jvp_problems
     if jvp_ref is None:
         # <v, J t> against <J^T v, t>, with tad's VJP (checked above).
-        lhs = sum(float(np.sum(np.asarray(c, np.float64) * np.asarray(t, np.float64)))
+        lhs = sum(float(np.sum(_values(c) * _values(t)))
                   for c, t in zip(vjp_cts[:len(outs)], tad_tangents[:len(outs)]))
-        rhs = sum(float(np.sum(np.asarray(g, np.float64) * np.asarray(t, np.float64)))
+        rhs = sum(float(np.sum(_values(g) * _values(t)))
                   for g, t in zip(tad_grads, tangents[:len(float_args)]))
         scale = max(1.0, abs(lhs), abs(rhs))
-        if not abs(lhs - rhs) <= rtol * 10 * scale:
+        dot_rtol = rtol
+        for a in list(tad_tangents) + list(tad_grads):
+            dot_rtol = _half_rtol(a, dot_rtol)
+        if not abs(lhs - rhs) <= dot_rtol * 10 * scale:
             problems.append(f"JVP: <v, J t> = {lhs!r} but <J^T v, t> = {rhs!r}")
 
 
@@ -459,8 +502,8 @@ def _check_op_sample(op, call, call_on, call_on64, inputs, index):
             p_outs, p_grads, p_jvp = _op_references(op, call_on, inputs, cts, tangents, fd)
             peers = {"outs": [_np(o) for o in p_outs], "grads": p_grads, "jvp": p_jvp}
     problems = []
-    check_program(compiled, [_np(x) for x in inputs], len(inputs), outs, grads, cts,
-                  jvp_ref, [_np(t) for t in tangents], 0, [], rtol, problems, peers)
+    check_program(compiled, [_arg(x) for x in inputs], len(inputs), outs, grads, cts,
+                  jvp_ref, [_arg(t) for t in tangents], 0, [], rtol, problems, peers)
     if problems:
         raise Failure("; ".join(problems[:3]))
 
@@ -627,11 +670,12 @@ def module_sample(info, module_input, training, index, dtype):
     buffers_ref = [ref_buffers[buffer_names[i - n_in]] for i in imp.updated_buffers]
     if peers is not None:
         peers["buffers"] = [_np(p_buffers[buffer_names[i - n_in]]) for i in imp.updated_buffers]
-    args = [_np(x) for x in inputs] + [_np(p) for _, p in wrapper.named_parameters()] + \
-        [_np(b) for b in updated]
-    tangents = [np.asarray(torch.randn(tuple(a.shape), generator=gen,
-                                       dtype=torch.float64)).astype(a.dtype)
-                for a in args if a.dtype.kind == "f"]
+    args = [_arg(x) for x in inputs] + [_arg(p) for _, p in wrapper.named_parameters()] + \
+        [_arg(b) for b in updated]
+    tangents = [_arg(torch.randn(tuple(t.shape), generator=gen, dtype=torch.float64)
+                     .to(t.dtype))
+                for t in list(inputs) + [p for _, p in wrapper.named_parameters()] +
+                list(updated) if t.is_floating_point()]
     problems = []
     check_program(compiled, args, len(grads), outs, grads, cts, None, tangents,
                   len(updated), buffers_ref, rtol, problems, peers)

@@ -168,7 +168,9 @@ STATUSES = ("pass", "unsupported", "fail", "excluded")
 #: the historical ones (test/Conformance/subset.test checks them).
 SUMMARY_ROWS = (("OpInfo", "op:", "float64"), ("ModuleInfo", "module:", "float64"),
                 ("OpInfo float32", "op:", "float32"),
-                ("ModuleInfo float32", "module:", "float32"))
+                ("ModuleInfo float32", "module:", "float32"),
+                ("OpInfo bfloat16", "op:", "bfloat16"),
+                ("ModuleInfo bfloat16", "module:", "bfloat16"))
 
 
 def counts_of(results, kind, dtype="float64"):
@@ -195,10 +197,11 @@ def markdown(results, command, seconds, max_samples):
         "in `cases.py`'s `CENTRAL_DIFFERENCES`), tangents (forward AD, or the",
         "checked VJP), for modules also parameter gradients and updated buffers,",
         "in training and evaluation mode. See `test/Conformance/cases.py`.",
-        "Each case runs in float64 and in float32 (`NAME@float32`); in float32",
-        "the reference is PyTorch in float64 on the same values, and tad may",
-        "differ from it by 1e-4 (relative) or by 10 times PyTorch's own float32",
-        "error, whichever is larger.",
+        "Each case runs in float64, in float32 (`NAME@float32`) and in bfloat16",
+        "(`NAME@bfloat16`); in float32 and bfloat16 the reference is PyTorch in",
+        "float64 on the same values, and tad may differ from it by 1e-4 (relative;",
+        "2^-6 for a bf16 value) or by 10 times PyTorch's own error in that dtype,",
+        "whichever is larger.",
         "",
         "- **pass**: every sample that is not excluded matches;",
         "- **unsupported**: the importer refuses the program with a `TadImportError`",
@@ -264,7 +267,8 @@ def _reason_key(reason):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*",
-                        help="op:NAME or module:NAME, float32 runs as op:NAME@float32")
+                        help="op:NAME or module:NAME, float32 and bfloat16 runs as "
+                        "op:NAME@float32, op:NAME@bfloat16")
     parser.add_argument("--full", action="store_true",
                         help="every case; writes docs/conformance.md and build/conformance.json")
     parser.add_argument("--subset", action="store_true",

@@ -292,6 +292,7 @@ def _dtype_table():
     if _DTYPES is None:
         torch = _torch()
         _DTYPES = {torch.float32: "f32", torch.float64: "f64",
+                   torch.bfloat16: "bf16", torch.float16: "f16",
                    torch.int64: "i64", torch.int32: "i32", torch.bool: "i1"}
     return _DTYPES
 
@@ -301,7 +302,7 @@ def _element_type(dtype, what) -> str:
         return _dtype_table()[dtype]
     except KeyError:
         raise TadImportError(f"{what}: dtype {dtype} is not supported by tad "
-                             "(f32, f64, i64, i32, bool)") from None
+                             "(f32, f64, bf16, f16, i64, i32, bool)") from None
 
 
 def tensor_type(t, what="tensor") -> str:
@@ -323,7 +324,10 @@ def format_float(v: float) -> str:
 def dense_literal(t) -> str:
     """``dense<...>`` for a tensor's values (raw little-endian hex bytes, so
     every value including inf and nan round-trips exactly)."""
-    a = t.detach().cpu().contiguous().numpy()
+    t = t.detach().cpu().contiguous()
+    if t.dtype == _torch().bfloat16:  # NumPy has no bf16: its bits
+        t = t.view(_torch().int16)
+    a = t.numpy()
     if a.dtype == np.bool_:
         flat = ["true" if b else "false" for b in a.reshape(-1)]
         if len(set(flat)) == 1 and flat:
@@ -1031,7 +1035,7 @@ def _attribute(ty: str, value, node, emitter) -> str:
     if isinstance(value, complex) or (isinstance(value, (list, tuple)) and
                                       any(isinstance(v, complex) for v in value)):
         emitter.error(node, f"the complex number {value!r}: complex dtypes are not "
-                      "supported by tad (f32, f64, i64, i32, bool)")
+                      "supported by tad (f32, f64, bf16, f16, i64, i32, bool)")
     if isinstance(value, _torch().dtype):  # ScalarType (an int in the schema)
         return _element_type(value, f"the dtype argument of {node.target}")
     if base == "bool":
