@@ -18,7 +18,7 @@ include "dialects/Tad/TadBase.td"
 // Boolean masks and comparison results (ATen's `bool` dtype).
 def Tad_BoolTensor : RankedTensorOf<[I1]>;
 // Operands of comparisons: floats and integers.
-def Tad_NumericTensor : RankedTensorOf<[F32, F64, I64, I32]>;
+def Tad_NumericTensor : RankedTensorOf<[F32, F64, BF16, F16, I64, I32]>;
 
 // Elementwise on one float tensor with attributes; same type out.
 class Tad_UnaryAttrOp<string mnemonic, string schema, dag attrs>

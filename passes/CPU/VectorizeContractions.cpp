@@ -155,6 +155,37 @@ void parallelizeOuterLoop(RewriterBase &rewriter,
   }
 }
 
+/// A contraction of bf16/f16 vectors into an f32 accumulator (a product
+/// that tad-widen-low-precision left narrow) as one of f32 vectors: the
+/// outer-product lowering needs one element type.
+struct ExtendContractOperands : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<FloatType>(getElementTypeOrSelf(op.getAccType()));
+    if (!accType)
+      return failure();
+    auto extend = [&](Value v) -> Value {
+      auto type = cast<VectorType>(v.getType());
+      auto element = dyn_cast<FloatType>(type.getElementType());
+      if (!element || element == accType ||
+          element.getWidth() >= accType.getWidth())
+        return v;
+      return arith::ExtFOp::create(rewriter, op.getLoc(),
+                                   type.clone(accType), v);
+    };
+    Value lhs = extend(op.getLhs()), rhs = extend(op.getRhs());
+    if (lhs == op.getLhs() && rhs == op.getRhs())
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(lhs);
+      op.getRhsMutable().assign(rhs);
+    });
+    return success();
+  }
+};
+
 struct TadVectorizeContractionsPass
     : tad::impl::TadVectorizeContractionsPassBase<
           TadVectorizeContractionsPass> {
@@ -933,6 +964,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
+    patterns.add<ExtendContractOperands>(ctx);
     vector::populateVectorOuterProductLoweringPatterns(patterns);
     // Not converging within the iteration limit is no error: the IR is
     // valid after every rewrite.

@@ -54,6 +54,29 @@ void parallelize(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(loop);
 }
 
+/// A transpose of bf16/f16 vectors moves bits: done on i16 vectors, whose
+/// shuffles the x86 backend selects (it cannot promote bf16 ones).
+struct TransposeHalfFloatsAsIntegers : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getSourceVectorType();
+    Type element = type.getElementType();
+    if (!element.isBF16() && !element.isF16())
+      return failure();
+    Location loc = op.getLoc();
+    Type i16 = rewriter.getI16Type();
+    Value bits = vector::BitCastOp::create(rewriter, loc, type.clone(i16),
+                                           op.getVector());
+    Value moved = vector::TransposeOp::create(rewriter, loc, bits,
+                                              op.getPermutation());
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, op.getResultVectorType(),
+                                                   moved);
+    return success();
+  }
+};
+
 /// Tiles `op` so that each tile transposes a lanes x lanes block (smaller
 /// where a dimension is); ops it cannot tile stay as they are (scalar loops
 /// later). With `minParallel` > 0, the outermost tile loop of a transpose
@@ -192,6 +215,7 @@ void TadVectorizeTransposesPass::runOnOperation() {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransposeLoweringPatterns(
         patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    patterns.add<TransposeHalfFloatsAsIntegers>(ctx, /*benefit=*/2);
     VectorTransferToSCFOptions toScf;
     toScf.setTargetRank(1).enableFullUnroll(true);
     populateVectorToSCFConversionPatterns(patterns, toScf);

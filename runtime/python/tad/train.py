@@ -298,18 +298,44 @@ def _np(t):
     return t.detach().cpu().contiguous().numpy().copy()
 
 
+#: ``precision=`` of a training step -> the dtype of torch.autocast.
+AUTOCAST_DTYPES = {"bf16": "bfloat16", "f16": "float16"}
+
+
+def _autocast(fn, precision):
+    """``fn`` traced under ``torch.autocast("cpu", dtype)`` for a mixed
+    precision: the trace then holds PyTorch's own casts (matmul and
+    convolution operands to bf16, the ops autocast keeps in f32 back to
+    f32), and tad's rules differentiate them like any op."""
+    if precision in (None, "f32", "fp32", "float32"):
+        return fn
+    if precision not in AUTOCAST_DTYPES:
+        raise ValueError(f"precision must be None, 'f32', 'bf16' or 'f16', "
+                         f"not {precision!r}")
+    import torch
+    dtype = getattr(torch, AUTOCAST_DTYPES[precision])
+
+    def autocast_fn(*args):
+        with torch.autocast("cpu", dtype=dtype):
+            return fn(*args)
+    return autocast_fn
+
+
 def train_step_mlir(model, example_inputs, example_targets=(), loss_fn=None,
                     optimizer=None, data_parallel=False,
-                    bucket_bytes=DEFAULT_BUCKET_BYTES, recurrent="loop"):
+                    bucket_bytes=DEFAULT_BUCKET_BYTES, recurrent="loop",
+                    precision=None):
     """The MLIR text of a training step and what it needs at run time:
     ``(text, param_names, buffer_names (updated ones), buffers, state)``.
-    ``recurrent``: how recurrent layers are imported (``from_torch``)."""
+    ``recurrent``: how recurrent layers are imported (``from_torch``);
+    ``precision``: see compile_train_step."""
     import torch
     optimizer = optimizer or SGD()
     inputs = [torch.as_tensor(a) for a in example_inputs]
     targets = [torch.as_tensor(a) for a in example_targets]
     data = inputs + targets
     fn, pnames, bnames = ti.module_function(model, len(inputs), loss_fn, len(targets))
+    fn = _autocast(fn, precision)
     params = [p for _, p in model.named_parameters()]
     buffers = [b for _, b in model.named_buffers()]
     nd, np_ = len(data), len(params)
@@ -431,8 +457,16 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
                        extra_args=(), device_resident=True,
                        data_parallel=False,
                        bucket_bytes=DEFAULT_BUCKET_BYTES,
-                       dynamic_batch=False) -> TrainStep:
+                       dynamic_batch=False, precision=None) -> TrainStep:
     """Compiles one training step of ``model`` with tadc.
+
+    ``precision="bf16"`` (or ``"f16"``): mixed precision as PyTorch's
+    ``torch.autocast("cpu", dtype=torch.bfloat16)`` defines it: the
+    parameters, gradients and optimizer state stay f32 (master weights);
+    the ops autocast runs in bf16 (matmuls, convolutions) get bf16 operands
+    and accumulate in f32, the others run in f32, the loss is f32
+    (docs/mixed-precision.md). The default (None) computes in the model's
+    own dtype.
 
     ``dynamic_batch=True``: one step for every batch size; dimension 0 of
     every input and target is the batch (named ``batch``; the step checks
@@ -478,7 +512,7 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     recurrent = "unroll" if target == "cuda" else "loop"
     text, pnames, bnames, bvalues, state = train_step_mlir(
         model, inputs, targets, loss_fn, optimizer, data_parallel, bucket_bytes,
-        recurrent=recurrent)
+        recurrent=recurrent, precision=precision)
     if dynamic_batch:
         import torch
         data = [torch.as_tensor(a) for a in list(inputs) + list(targets)]
@@ -487,9 +521,11 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
         data_b, grown = ti._dynamic.resized(torch, data, spec, grow=True)
         n = len(inputs)
         text_a = train_step_mlir(model, data_a[:n], data_a[n:], loss_fn, optimizer,
-                                 data_parallel, bucket_bytes, recurrent=recurrent)[0]
+                                 data_parallel, bucket_bytes, recurrent=recurrent,
+                                 precision=precision)[0]
         text_b = train_step_mlir(model, data_b[:n], data_b[n:], loss_fn, optimizer,
-                                 data_parallel, bucket_bytes, recurrent=recurrent)[0]
+                                 data_parallel, bucket_bytes, recurrent=recurrent,
+                                 precision=precision)[0]
         text = ti._dynamic.generalize(text_a, text_b, base=base, grown=grown)
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
