@@ -177,14 +177,17 @@ void tad::buildHostToLLVMPipeline(
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  if (options.vectors)
-    pm.addPass(createConvertVectorToLLVMPass());
+  if (options.vectors) {
+    ConvertVectorToLLVMPassOptions vectorToLLVM;
+    vectorToLLVM.amx = true; // bf16 matmuls on AMX (passes/CPU/AmxMatmul.cpp)
+    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  }
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(tad::createTadControlFlowToLLVMPass());
   if (options.openMP)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <thread>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 using namespace mlir::tad;
 
@@ -94,6 +97,21 @@ llvm::StringRef sourceName(HostSource source) {
 
 } // namespace
 
+/// Whether Linux lets processes use AMX tile data (XFEATURE_XTILEDATA in
+/// ARCH_GET_XCOMP_SUPP; a process still requests it before its first tile
+/// instruction, runtime/src/cpu/amx.c).
+static bool osSupportsAmxTileData() {
+#if defined(__linux__) && defined(__x86_64__)
+  constexpr int kArchGetXcompSupp = 0x1021, kXfeatureXtiledata = 18;
+  uint64_t features = 0;
+  if (syscall(SYS_arch_prctl, kArchGetXcompSupp, &features) != 0)
+    return false;
+  return features & (uint64_t(1) << kXfeatureXtiledata);
+#else
+  return false;
+#endif
+}
+
 HostProbe HostProbe::ofThisMachine() {
   HostProbe probe;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
@@ -102,6 +120,7 @@ HostProbe HostProbe::ofThisMachine() {
   probe.sysconfL1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
   probe.sysconfL2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   probe.hardwareThreads = std::thread::hardware_concurrency();
+  probe.osAmxTileData = osSupportsAmxTileData();
   probe.getEnv = [](llvm::StringRef name) -> std::optional<std::string> {
     if (const char *value = std::getenv(name.str().c_str()))
       return std::string(value);
@@ -141,6 +160,9 @@ HostMachine mlir::tad::detectHostMachine(const HostProbe &probe) {
     m.cores = probe.hardwareThreads;
     m.coresSource = HostSource::Sysconf;
   }
+  m.amxBf16 = probe.cpuFeatures.lookup("amx-tile") &&
+              probe.cpuFeatures.lookup("amx-bf16") && probe.osAmxTileData;
+  m.amxSource = HostSource::CpuFeatures;
 
   auto pin = [&](llvm::StringRef name, int64_t &field, HostSource *source) {
     if (std::optional<int64_t> value = envInt(probe, name)) {
@@ -154,6 +176,9 @@ HostMachine mlir::tad::detectHostMachine(const HostProbe &probe) {
   pin("TAD_HOST_L1_BYTES", m.l1Bytes, &m.l1Source);
   pin("TAD_HOST_L2_BYTES", m.l2Bytes, &m.l2Source);
   pin("TAD_HOST_CORES", m.cores, &m.coresSource);
+  int64_t amx = m.amxBf16;
+  pin("TAD_HOST_AMX", amx, &m.amxSource);
+  m.amxBf16 = amx != 0;
   return m;
 }
 
@@ -174,6 +199,8 @@ HostMachine HostMachine::withOverrides(const Overrides &overrides) const {
   pin(overrides.l1Bytes, m.l1Bytes);
   pin(overrides.l2Bytes, m.l2Bytes);
   pin(overrides.cores, m.cores);
+  if (overrides.amx >= 0)
+    m.amxBf16 = overrides.amx != 0;
   return m;
 }
 
@@ -189,5 +216,7 @@ void HostMachine::print(llvm::raw_ostream &os) const {
      << ")\n"
      << "L1 data bytes: " << l1Bytes << " (" << sourceName(l1Source) << ")\n"
      << "L2 bytes: " << l2Bytes << " (" << sourceName(l2Source) << ")\n"
-     << "cores: " << cores << " (" << sourceName(coresSource) << ")\n";
+     << "cores: " << cores << " (" << sourceName(coresSource) << ")\n"
+     << "AMX bf16: " << (amxBf16 ? "yes" : "no") << " ("
+     << sourceName(amxSource) << ")\n";
 }

@@ -7,7 +7,8 @@
 // pinned, so that a compile (and a test's verdict) does not depend on the
 // machine: by the passes' options, or for a whole compile by the environment
 // variables TAD_HOST_VECTOR_BITS, TAD_HOST_VECTOR_REGISTERS,
-// TAD_HOST_L1_BYTES, TAD_HOST_L2_BYTES and TAD_HOST_CORES.
+// TAD_HOST_L1_BYTES, TAD_HOST_L2_BYTES, TAD_HOST_CORES and TAD_HOST_AMX
+// (1 or 0: whether bf16 matmuls use AMX tiles).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_HOSTMACHINE_H
@@ -33,16 +34,21 @@ struct HostMachine {
   int64_t l1Bytes = 32 * 1024;  // L1 data cache per core
   int64_t l2Bytes = 512 * 1024; // L2 cache per core
   int64_t cores = 1;            // cores the compiled code may run on
+  /// AMX tiles with bf16 products (amx-tile, amx-bf16) that the OS lets
+  /// processes use: bf16 matmuls run on them (passes/CPU/AmxMatmul.cpp).
+  bool amxBf16 = false;
 
   HostSource vectorSource = HostSource::Default;
   HostSource l1Source = HostSource::Default;
   HostSource l2Source = HostSource::Default;
   HostSource coresSource = HostSource::Default;
+  HostSource amxSource = HostSource::Default;
 
   /// Values that replace the model's where positive (a pass's options;
-  /// 0 keeps the model's).
+  /// 0 keeps the model's); `amx` 1 or 0 pins amxBf16, -1 keeps it.
   struct Overrides {
     int64_t vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores;
+    int64_t amx = -1;
   };
   HostMachine withOverrides(const Overrides &overrides) const;
 
@@ -61,6 +67,9 @@ struct HostProbe {
   std::string sysfsCpuDir;
   long sysconfL1 = -1, sysconfL2 = -1;
   unsigned hardwareThreads = 0;
+  /// Whether the OS supports AMX tile data for processes (Linux's
+  /// ARCH_GET_XCOMP_SUPP); the CPU features say whether the CPU has it.
+  bool osAmxTileData = false;
   std::function<std::optional<std::string>(llvm::StringRef)> getEnv;
 
   /// The probe of the machine this process runs on.

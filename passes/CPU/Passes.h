@@ -3,6 +3,7 @@
 #define TAD_PASSES_CPU_PASSES_H
 
 #include "dialects/Tad/TadDialect.h"
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -83,11 +83,15 @@ def TadVectorizeContractionsPass
     Option<"pack", "pack", "bool", /*default=*/"true",
            "Copy B of large matmuls with page-strided rows into "
            "register-tile-wide panels first">,
+    Option<"amx", "amx", "int64_t", /*default=*/"-1",
+           "bf16 x bf16 -> f32 matmuls on AMX tiles: 1 on, 0 off, -1 where "
+           "the host has AMX-BF16 (TAD_HOST_AMX pins it too)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect"
+    "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::amx::AMXDialect"
   ];
 }
 
@@ -519,6 +523,18 @@ def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {
     accurate than one long chain).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TadControlFlowToLLVMPass
+    : Pass<"tad-convert-cf-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "convert-cf-to-llvm that also converts AMX tile block "
+                "arguments";
+  let description = [{
+    Upstream's `convert-cf-to-llvm` patterns with a type converter that
+    also maps `!amx.tile` to `!llvm.x86_amx`: the bf16 AMX matmul kernel
+    carries its accumulator tiles through its k loop.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TAD_PASSES_CPU

@@ -6,6 +6,7 @@
 // accumulators hoisted out of the k loop, outer-product FMAs.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/CPU/AmxMatmul.h"
 #include "passes/CPU/HostMachine.h"
 #include "passes/CPU/Passes.h"
 
@@ -624,6 +625,17 @@ void TadVectorizeContractionsPass::scheduleContraction(
   std::optional<ContractionDims> dims = matmulDims(op);
   if (!dims || !op.hasPureBufferSemantics() || op.hasDynamicShape())
     return;
+  // bf16 products accumulating in f32 on AMX tiles where the host has them.
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      matmul && machine.amxBf16 &&
+      succeeded(tad::buildAmxMatmul(rewriter, matmul, machine.l2Bytes,
+                               allowParallel))) {
+    if (printSchedule)
+      llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +
+                       " bf16 on AMX tiles (32x32 blocks)\n")
+                          .str();
+    return;
+  }
   auto elemType = dyn_cast<FloatType>(
       getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
   if (!elemType)
@@ -869,7 +881,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
     return signalPassFailure();
   }
   Machine machine = tad::hostMachine().withOverrides(
-      {vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores});
+      {vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores, amx});
   if (printSchedule) {
     llvm::errs() << "tad schedule: machine model\n";
     machine.print(llvm::errs());

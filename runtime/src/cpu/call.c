@@ -29,6 +29,7 @@ tad_call_frame *__tad_current_call(void) { return current_frame; }
 
 int32_t __tad_run(const tad_function_info *fn, tad_packed_impl impl,
                   void *const *pointers) {
+  __tad_prepare_amx();
   tad_call_frame frame;
   frame.fn = fn;
   frame.outer = current_frame;

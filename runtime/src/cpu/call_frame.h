@@ -49,6 +49,10 @@ TAD_HIDDEN _Noreturn void __tad_fail_shape(int64_t actual, int64_t expected,
                                            int64_t operand, int64_t dim,
                                            const char *site);
 
+/* Asks the OS for AMX tile state once per process on CPUs with AMX (bf16
+ * matmuls run on AMX tiles there); called by __tad_run. Defined by amx.c. */
+TAD_HIDDEN void __tad_prepare_amx(void);
+
 /* Ends the current call with TAD_ERROR_RUNTIME and the message "f:
  * <message>" (f the function called), freeing its temporaries; used by
  * the MPI layer (mpi.c). Without a frame, prints and aborts. */

@@ -1,0 +1,20 @@
+//===- AmxMatmul.h - bf16 matmuls on AMX tiles ------------------*- C++ -*-===//
+#ifndef TAD_PASSES_CPU_AMXMATMUL_H
+#define TAD_PASSES_CPU_AMXMATMUL_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tad {
+
+/// Replaces `op`, a bf16 x bf16 -> f32 linalg.matmul on static buffers with
+/// contiguous rows, m and n multiples of 32 and k of 32, by AMX tile loops
+/// (B copied into k-pair panels first; row blocks of A sized to half of
+/// `l2Bytes`, in parallel when `parallel`). Fails, leaving `op` as it is,
+/// for any other matmul.
+LogicalResult buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+                             int64_t l2Bytes, bool parallel);
+
+} // namespace mlir::tad
+
+#endif // TAD_PASSES_CPU_AMXMATMUL_H
