@@ -53,6 +53,7 @@ prints a SKIP line and exits with status 2).
 """
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -107,7 +108,7 @@ def _measure(fn, reps, min_seconds):
             "peak_mb": peak / 1024.0}
 
 
-def worker(name, framework, reps, min_seconds):
+def worker(name, framework, reps, min_seconds, precision="f32"):
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     import torch
@@ -119,19 +120,25 @@ def worker(name, framework, reps, min_seconds):
 
     if framework == "torch":
         opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+        # --precision bf16: PyTorch's mixed precision, what tad's
+        # precision="bf16" reproduces (f32 master weights).
+        autocast = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) \
+            if precision == "bf16" else contextlib.nullcontext
 
         def forward():
-            with torch.no_grad():
+            with torch.no_grad(), autocast():
                 return loss_fn(model(*inputs), *targets)
 
         def forward_backward():
             model.zero_grad(set_to_none=True)
-            loss = loss_fn(model(*inputs), *targets)
+            with autocast():
+                loss = loss_fn(model(*inputs), *targets)
             loss.backward()
 
         def train_step():
             opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(*inputs), *targets)
+            with autocast():
+                loss = loss_fn(model(*inputs), *targets)
             loss.backward()
             opt.step()
         fns = (forward, forward_backward, train_step)
@@ -139,8 +146,9 @@ def worker(name, framework, reps, min_seconds):
         import tad
         start = time.perf_counter()
         try:
-            step = tad.compile_train_step(model, inputs, targets, loss_fn,
-                                          optimizer=tad.SGD(lr=1e-3))
+            step = tad.compile_train_step(
+                model, inputs, targets, loss_fn, optimizer=tad.SGD(lr=1e-3),
+                precision=None if precision == "f32" else precision)
         except (tad.TadImportError, tad.CompileError) as e:
             result["error"] = str(e).strip().splitlines()[0]
             print(json.dumps(result))
@@ -159,7 +167,8 @@ def worker(name, framework, reps, min_seconds):
 
 def run_worker(name, framework, args, env, guard):
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, framework,
-           "--reps", str(args.reps), "--min-seconds", str(args.min_seconds)]
+           "--reps", str(args.reps), "--min-seconds", str(args.min_seconds),
+           "--precision", getattr(args, "precision", "f32")]
     with guard.window(f"{name} {framework}"):
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
@@ -180,7 +189,8 @@ def choose_aten(name, args, env, guard):
     choices = benchenv.aten_choices()
     if len(choices) == 1:
         return {"choice": choices[0]}
-    calibration = argparse.Namespace(reps=args.reps, min_seconds=min(args.min_seconds, 0.5))
+    calibration = argparse.Namespace(reps=args.reps, min_seconds=min(args.min_seconds, 0.5),
+                                     precision=args.precision)
     out = {"ms": {}, "capability": {}}
     for choice in choices:
         r = run_worker(name, "torch", calibration, benchenv.with_aten(env, choice), guard)
@@ -488,6 +498,9 @@ def main():
                              "in cores (default 0.5)")
     parser.add_argument("--max-steal", type=float, default=0.02, metavar="FRACTION",
                         help="steal time allowed, as a fraction of the CPU time (default 0.02)")
+    parser.add_argument("--precision", choices=("f32", "bf16"), default="f32",
+                        help="bf16: both frameworks in mixed precision (PyTorch's "
+                             "torch.autocast, tad's precision='bf16'; docs/mixed-precision.md)")
     parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
                         help="cuda: tad against PyTorch CUDA on a GPU (bench/gpu_bench.py)")
     parser.add_argument("--emulate", action="store_true",
@@ -506,7 +519,8 @@ def main():
             gpu.worker(args.worker[0], args.worker[1], args.reps, args.min_seconds,
                        args.emulate, gpu._measure_time)
             return 0
-        worker(args.worker[0], args.worker[1], args.reps, args.min_seconds)
+        worker(args.worker[0], args.worker[1], args.reps, args.min_seconds,
+               args.precision)
         return 0
     if args.emulate and args.target != "cuda":
         parser.error("--emulate needs --target cuda")

@@ -79,9 +79,6 @@ Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t K,
   auto packedType = MemRefType::get({N / kBlock, K / 2, 2 * kBlock}, bf16);
   Value packed = memref::AllocOp::create(b, loc, packedType);
   constexpr int64_t lanes = 16;
-  SmallVector<int64_t> interleave;
-  for (int64_t i = 0; i < lanes; ++i)
-    interleave.append({i, i + lanes});
   buildLoop(b, loc, K / 2, 1, parallel, [&](OpBuilder &nb, Value kk) {
     Value row0 = arith::MulIOp::create(nb, loc, kk, index(nb, loc, 2));
     Value row1 = arith::AddIOp::create(nb, loc, row0, index(nb, loc, 1));
@@ -93,8 +90,8 @@ Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t K,
         return vector::BitCastOp::create(nb, loc,
                                          VectorType::get({lanes}, i16), v);
       };
-      Value pairs = vector::ShuffleOp::create(nb, loc, load(row0),
-                                              load(row1), interleave);
+      Value pairs =
+          vector::InterleaveOp::create(nb, loc, load(row0), load(row1));
       Value bits = vector::BitCastOp::create(
           nb, loc, VectorType::get({2 * lanes}, bf16), pairs);
       vector::StoreOp::create(
@@ -107,9 +104,12 @@ Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t K,
 }
 
 /// Rows of A per parallel block: a block's rows (rows x K bf16) fill at
-/// most half of L2, a multiple of kBlock dividing M.
-int64_t rowBlock(int64_t M, int64_t K, int64_t l2Bytes) {
+/// most half of L2, and there are at least `cores` blocks where M allows;
+/// a multiple of kBlock dividing M.
+int64_t rowBlock(int64_t M, int64_t K, int64_t l2Bytes, int64_t cores) {
   int64_t rows = std::max<int64_t>(kBlock, l2Bytes / 2 / (2 * K));
+  rows = std::min(rows, std::max<int64_t>(kBlock, M / std::max<int64_t>(
+                                                          cores, 1)));
   rows = std::min(M, rows / kBlock * kBlock);
   while (M % rows != 0)
     rows -= kBlock;
@@ -119,7 +119,8 @@ int64_t rowBlock(int64_t M, int64_t K, int64_t l2Bytes) {
 } // namespace
 
 LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
-                                  int64_t l2Bytes, bool parallel) {
+                                  int64_t l2Bytes, int64_t cores,
+                                  bool parallel) {
   if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
     return failure();
   auto lhsType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
@@ -145,7 +146,7 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
   auto inTile = amx::TileType::get({kTileRows, kTileK}, bf16);
   auto accTile = amx::TileType::get({kTileRows, kTileRows}, f32);
-  int64_t rows = rowBlock(M, K, l2Bytes);
+  int64_t rows = rowBlock(M, K, l2Bytes, parallel ? cores : 1);
 
   buildLoop(rewriter, loc, M, rows, parallel, [&](OpBuilder &b, Value m0) {
     buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &b, Value n0) {

@@ -10,10 +10,10 @@ namespace mlir::tad {
 /// Replaces `op`, a bf16 x bf16 -> f32 linalg.matmul on static buffers with
 /// contiguous rows, m and n multiples of 32 and k of 32, by AMX tile loops
 /// (B copied into k-pair panels first; row blocks of A sized to half of
-/// `l2Bytes`, in parallel when `parallel`). Fails, leaving `op` as it is,
-/// for any other matmul.
+/// `l2Bytes`, at least `cores` of them where m allows, in parallel when
+/// `parallel`). Fails, leaving `op` as it is, for any other matmul.
 LogicalResult buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
-                             int64_t l2Bytes, bool parallel);
+                             int64_t l2Bytes, int64_t cores, bool parallel);
 
 } // namespace mlir::tad
 

@@ -629,7 +629,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       matmul && machine.amxBf16 &&
       succeeded(tad::buildAmxMatmul(rewriter, matmul, machine.l2Bytes,
-                               allowParallel))) {
+                                    machine.cores, allowParallel))) {
     if (printSchedule)
       llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +
                        " bf16 on AMX tiles (32x32 blocks)\n")

@@ -1,0 +1,59 @@
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=1 parallel=true cores=2 l2-bytes=2097152}))' | FileCheck %s
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=1 parallel=true cores=2 l2-bytes=2097152 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=0}))' | FileCheck %s --check-prefix=NOAMX
+
+// A bf16 x bf16 -> f32 matmul with m, n multiples of 32 and k of 32 runs on
+// AMX tiles (the machine model pins AMX on: the verdict does not depend on
+// the host): B is copied into N/32 panels of K/2 rows of 32 k-pairs (two
+// rows loaded as i16, interleaved), the row blocks of A run in parallel
+// (two blocks of 32 rows for two cores), 2x2 C tiles stay in tile
+// registers across the k loop.
+// SCHED: AMX bf16: yes
+// SCHED: tad schedule: linalg.matmul bf16 on AMX tiles
+// SCHED: tad schedule: linalg.matmul 48x64x128 f32 (m,n,k = 48,64,128)
+// CHECK-LABEL: func.func @amx
+// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<2x64x64xbf16>
+// CHECK: scf.parallel
+// CHECK: vector.bitcast {{.*}} : vector<16xbf16> to vector<16xi16>
+// CHECK: vector.interleave {{.*}} : vector<16xi16> -> vector<32xi16>
+// CHECK: vector.store {{.*}}, %[[PACKED]]
+// CHECK: scf.parallel (%[[M0:.*]]) = (%{{.*}}) to (%{{.*}}) step (%c32)
+// CHECK: scf.for
+// CHECK-COUNT-4: amx.tile_load %arg2
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (!amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>, !amx.tile<16x16xf32>)
+// CHECK-COUNT-2: amx.tile_load %arg0
+// CHECK-COUNT-2: amx.tile_load %[[PACKED]]
+// CHECK-COUNT-4: amx.tile_mulf {{.*}} : !amx.tile<16x32xbf16>, !amx.tile<16x32xbf16>, !amx.tile<16x16xf32>
+// CHECK-COUNT-4: amx.tile_store %arg2
+// CHECK: memref.dealloc %[[PACKED]]
+// CHECK-NOT: linalg.matmul
+// NOAMX-LABEL: func.func @amx
+// NOAMX-NOT: amx.
+// NOAMX: vector.fma
+func.func @amx(%a: memref<64x128xbf16>, %b: memref<128x64xbf16>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x128xbf16>, memref<128x64xbf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Sizes that are not whole 32x32 blocks keep the vector schedule (its
+// contraction extends the bf16 operands to f32).
+// CHECK-LABEL: func.func @not_whole_blocks
+// CHECK-NOT: amx.
+// CHECK: arith.extf
+// CHECK: vector.fma
+func.func @not_whole_blocks(%a: memref<48x128xbf16>, %b: memref<128x64xbf16>, %c: memref<48x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<48x128xbf16>, memref<128x64xbf16>) outs(%c : memref<48x64xf32>)
+  return
+}
+
+// -----
+
+// f32 matmuls never use AMX.
+// CHECK-LABEL: func.func @f32
+// CHECK-NOT: amx.
+func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
