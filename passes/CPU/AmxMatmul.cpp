@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -36,14 +37,15 @@ constexpr int64_t kTileRows = 16, kTileK = 32;
 /// The C block each innermost loop keeps in tile registers (2x2 tiles).
 constexpr int64_t kBlock = 2 * kTileRows;
 
-/// Whether `type`'s rows are contiguous with a static row stride (what
-/// amx.tile_load and tile_store read the stride from).
+/// Whether `type`'s rows are contiguous with static row (and batch)
+/// strides (what amx.tile_load and tile_store read the stride from).
 bool hasContiguousRows(MemRefType type) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.size() != 2)
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.size() < 2)
     return false;
-  return strides[1] == 1 && !ShapedType::isDynamic(strides[0]);
+  return strides.back() == 1 &&
+         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 Value index(OpBuilder &b, Location loc, int64_t value) {
@@ -70,35 +72,61 @@ void buildLoop(OpBuilder &b, Location loc, int64_t ub, int64_t step,
                      });
 }
 
-/// B (K x N, bf16) copied into N/32 panels of K/2 rows: row kk of panel p
-/// holds B[2kk, 32p + c] and B[2kk + 1, 32p + c] side by side for c in
-/// [0, 32): a B tile is 16 consecutive rows of 32 elements of one panel.
-Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t K,
-                     int64_t N, bool parallel) {
+/// A bf16 matrix of a batch (or the matrix itself without one): the
+/// rank-reduced subview at batch `b` of a 3-D `value`, else `value`.
+Value matrixAt(OpBuilder &b, Location loc, Value value, Value batch) {
+  auto type = cast<MemRefType>(value.getType());
+  if (type.getRank() == 2)
+    return value;
+  SmallVector<OpFoldResult> offsets = {batch, b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     b.getIndexAttr(type.getDimSize(1)),
+                                     b.getIndexAttr(type.getDimSize(2))};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto resultType = memref::SubViewOp::inferRankReducedResultType(
+      {type.getDimSize(1), type.getDimSize(2)}, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, cast<MemRefType>(resultType), value,
+                                   offsets, sizes, strides);
+}
+
+/// B (K x N, bf16; per batch) copied into N/32 panels of K/2 rows: row kk
+/// of panel p holds B[2kk, 32p + c] and B[2kk + 1, 32p + c] side by side
+/// for c in [0, 32): a B tile is 16 consecutive rows of 32 elements of one
+/// panel.
+Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t batch,
+                     int64_t K, int64_t N, bool parallel) {
   Type bf16 = b.getBF16Type(), i16 = b.getI16Type();
-  auto packedType = MemRefType::get({N / kBlock, K / 2, 2 * kBlock}, bf16);
+  auto packedType =
+      MemRefType::get({batch, N / kBlock, K / 2, 2 * kBlock}, bf16);
   Value packed = memref::AllocOp::create(b, loc, packedType);
   constexpr int64_t lanes = 16;
-  buildLoop(b, loc, K / 2, 1, parallel, [&](OpBuilder &nb, Value kk) {
-    Value row0 = arith::MulIOp::create(nb, loc, kk, index(nb, loc, 2));
-    Value row1 = arith::AddIOp::create(nb, loc, row0, index(nb, loc, 1));
-    for (int64_t n = 0; n < N; n += lanes) {
-      Value col = index(nb, loc, n);
-      auto load = [&](Value row) -> Value {
-        Value v = vector::LoadOp::create(
-            nb, loc, VectorType::get({lanes}, bf16), rhs, ValueRange{row, col});
-        return vector::BitCastOp::create(nb, loc,
-                                         VectorType::get({lanes}, i16), v);
-      };
-      Value pairs =
-          vector::InterleaveOp::create(nb, loc, load(row0), load(row1));
-      Value bits = vector::BitCastOp::create(
-          nb, loc, VectorType::get({2 * lanes}, bf16), pairs);
-      vector::StoreOp::create(
-          nb, loc, bits, packed,
-          ValueRange{index(nb, loc, n / kBlock), kk,
-                     index(nb, loc, 2 * (n % kBlock))});
-    }
+  buildLoop(b, loc, batch, 1, parallel && batch > 1, [&](OpBuilder &b,
+                                                         Value bi) {
+    Value matrix = matrixAt(b, loc, rhs, bi);
+    buildLoop(b, loc, K / 2, 1, parallel && batch == 1, [&](OpBuilder &nb,
+                                                            Value kk) {
+      Value row0 = arith::MulIOp::create(nb, loc, kk, index(nb, loc, 2));
+      Value row1 = arith::AddIOp::create(nb, loc, row0, index(nb, loc, 1));
+      for (int64_t n = 0; n < N; n += lanes) {
+        Value col = index(nb, loc, n);
+        auto load = [&](Value row) -> Value {
+          Value v = vector::LoadOp::create(nb, loc,
+                                           VectorType::get({lanes}, bf16),
+                                           matrix, ValueRange{row, col});
+          return vector::BitCastOp::create(nb, loc,
+                                           VectorType::get({lanes}, i16), v);
+        };
+        Value pairs =
+            vector::InterleaveOp::create(nb, loc, load(row0), load(row1));
+        Value bits = vector::BitCastOp::create(
+            nb, loc, VectorType::get({2 * lanes}, bf16), pairs);
+        vector::StoreOp::create(
+            nb, loc, bits, packed,
+            ValueRange{bi, index(nb, loc, n / kBlock), kk,
+                       index(nb, loc, 2 * (n % kBlock))});
+      }
+    });
   });
   return packed;
 }
@@ -116,25 +144,76 @@ int64_t rowBlock(int64_t M, int64_t K, int64_t l2Bytes, int64_t cores) {
   return rows;
 }
 
+/// How a contraction's operands are laid out: whether A is stored (k, m)
+/// and B (n, k); nullopt for other indexing maps.
+struct Layout {
+  bool lhsTransposed = false, rhsTransposed = false;
+};
+
+std::optional<Layout> layoutOf(linalg::LinalgOp op, bool batched) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  MLIRContext *ctx = op.getContext();
+  unsigned b = 0, m = batched, n = m + 1, k = n + 1;
+  auto map = [&](std::initializer_list<unsigned> dims) {
+    SmallVector<AffineExpr> exprs;
+    if (batched)
+      exprs.push_back(getAffineDimExpr(b, ctx));
+    for (unsigned d : dims)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    return AffineMap::get(k + 1, 0, exprs, ctx);
+  };
+  if (maps.size() != 3 || maps[2] != map({m, n}))
+    return std::nullopt;
+  Layout layout;
+  if (maps[0] == map({k, m}))
+    layout.lhsTransposed = true;
+  else if (maps[0] != map({m, k}))
+    return std::nullopt;
+  if (maps[1] == map({n, k}))
+    layout.rhsTransposed = true;
+  else if (maps[1] != map({k, n}))
+    return std::nullopt;
+  return layout;
+}
+
+/// `value` (per batch, `rows` x `cols` as stored) transposed into a new
+/// buffer by linalg.transpose (tad-vectorize-transposes makes it shuffles).
+Value transposedCopy(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+  Value copy = memref::AllocOp::create(
+      b, loc, MemRefType::get(shape, type.getElementType()));
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  linalg::TransposeOp::create(b, loc, value, copy, perm);
+  return copy;
+}
+
 } // namespace
 
-LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t l2Bytes, int64_t cores,
                                   bool parallel) {
-  if (!op.hasPureBufferSemantics() || op.hasUserDefinedMaps())
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      !op.hasPureBufferSemantics())
     return failure();
+  std::optional<Layout> layout = layoutOf(op, batched);
   auto lhsType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto rhsType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto outType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!lhsType || !rhsType || !outType || !lhsType.hasStaticShape() ||
-      !rhsType.hasStaticShape() || !outType.hasStaticShape() ||
-      !lhsType.getElementType().isBF16() ||
+  if (!layout || !lhsType || !rhsType || !outType ||
+      !lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
+      !outType.hasStaticShape() || !lhsType.getElementType().isBF16() ||
       !rhsType.getElementType().isBF16() ||
       !outType.getElementType().isF32() || !hasContiguousRows(lhsType) ||
       !hasContiguousRows(rhsType) || !hasContiguousRows(outType))
     return failure();
-  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1),
-          N = rhsType.getDimSize(1);
+  unsigned r = batched;
+  int64_t batch = batched ? outType.getDimSize(0) : 1;
+  int64_t M = outType.getDimSize(r), N = outType.getDimSize(r + 1),
+          K = lhsType.getDimSize(layout->lhsTransposed ? r : r + 1);
   if (M % kBlock != 0 || N % kBlock != 0 || K % kTileK != 0)
     return failure();
 
@@ -142,60 +221,76 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         out = op.getDpsInits()[0];
   rewriter.setInsertionPoint(op);
-  Value packed = packVnniPanels(rewriter, loc, rhs, K, N, parallel);
+  // Transposed operands (the gradients' A^T B and A B^T) are copied into
+  // the plain layout first: A's rows must hold k, B's pairs come from rows.
+  SmallVector<Value> temporaries;
+  if (layout->lhsTransposed)
+    temporaries.push_back(lhs = transposedCopy(rewriter, loc, lhs));
+  if (layout->rhsTransposed)
+    temporaries.push_back(rhs = transposedCopy(rewriter, loc, rhs));
+  Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N, parallel);
+  temporaries.push_back(packed);
   Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
   auto inTile = amx::TileType::get({kTileRows, kTileK}, bf16);
   auto accTile = amx::TileType::get({kTileRows, kTileRows}, f32);
-  int64_t rows = rowBlock(M, K, l2Bytes, parallel ? cores : 1);
+  // Batches run in parallel where there are several, else row blocks.
+  bool parallelRows = parallel && batch == 1;
+  int64_t rows = rowBlock(M, K, l2Bytes, parallelRows ? cores : 1);
 
-  buildLoop(rewriter, loc, M, rows, parallel, [&](OpBuilder &b, Value m0) {
-    buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &b, Value n0) {
-      Value panel = arith::DivUIOp::create(b, loc, n0, index(b, loc, kBlock));
-      buildLoop(b, loc, rows, kBlock, false, [&](OpBuilder &b, Value dm) {
-        Value m = arith::AddIOp::create(b, loc, m0, dm);
-        auto offset = [&](Value base, int64_t by) -> Value {
-          return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
-                          .getResult()
-                    : base;
-        };
-        SmallVector<Value> acc;
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t j = 0; j < 2; ++j)
-            acc.push_back(amx::TileLoadOp::create(
-                b, loc, accTile, out,
-                ValueRange{offset(m, kTileRows * i),
-                           offset(n0, kTileRows * j)}));
-        auto kLoop = scf::ForOp::create(
-            b, loc, index(b, loc, 0), index(b, loc, K),
-            index(b, loc, kTileK), acc,
-            [&](OpBuilder &b, Location, Value k, ValueRange c) {
-              Value kk = arith::DivUIOp::create(b, loc, k, index(b, loc, 2));
-              Value a[2], bt[2];
-              for (int64_t i = 0; i < 2; ++i)
-                a[i] = amx::TileLoadOp::create(
-                    b, loc, inTile, lhs,
-                    ValueRange{offset(m, kTileRows * i), k});
-              for (int64_t j = 0; j < 2; ++j)
-                bt[j] = amx::TileLoadOp::create(
-                    b, loc, inTile, packed,
-                    ValueRange{panel, kk, index(b, loc, kTileK * j)});
-              SmallVector<Value> next;
-              for (int64_t i = 0; i < 2; ++i)
+  buildLoop(rewriter, loc, batch, 1, parallel && batch > 1, [&](OpBuilder &b,
+                                                                Value bi) {
+    Value a = matrixAt(b, loc, lhs, bi), c = matrixAt(b, loc, out, bi);
+    buildLoop(b, loc, M, rows, parallelRows, [&](OpBuilder &b, Value m0) {
+      buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &b, Value n0) {
+        Value panel =
+            arith::DivUIOp::create(b, loc, n0, index(b, loc, kBlock));
+        buildLoop(b, loc, rows, kBlock, false, [&](OpBuilder &b, Value dm) {
+          Value m = arith::AddIOp::create(b, loc, m0, dm);
+          auto offset = [&](Value base, int64_t by) -> Value {
+            return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
+                            .getResult()
+                      : base;
+          };
+          SmallVector<Value> acc;
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t j = 0; j < 2; ++j)
+              acc.push_back(amx::TileLoadOp::create(
+                  b, loc, accTile, c,
+                  ValueRange{offset(m, kTileRows * i),
+                             offset(n0, kTileRows * j)}));
+          auto kLoop = scf::ForOp::create(
+              b, loc, index(b, loc, 0), index(b, loc, K),
+              index(b, loc, kTileK), acc,
+              [&](OpBuilder &b, Location, Value k, ValueRange sums) {
+                Value kk = arith::DivUIOp::create(b, loc, k, index(b, loc, 2));
+                Value at[2], bt[2];
+                for (int64_t i = 0; i < 2; ++i)
+                  at[i] = amx::TileLoadOp::create(
+                      b, loc, inTile, a,
+                      ValueRange{offset(m, kTileRows * i), k});
                 for (int64_t j = 0; j < 2; ++j)
-                  next.push_back(amx::TileMulFOp::create(
-                      b, loc, accTile, a[i], bt[j], c[2 * i + j]));
-              scf::YieldOp::create(b, loc, next);
-            });
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t j = 0; j < 2; ++j)
-            amx::TileStoreOp::create(
-                b, loc, out,
-                ValueRange{offset(m, kTileRows * i), offset(n0, kTileRows * j)},
-                kLoop.getResult(2 * i + j));
+                  bt[j] = amx::TileLoadOp::create(
+                      b, loc, inTile, packed,
+                      ValueRange{bi, panel, kk, index(b, loc, kTileK * j)});
+                SmallVector<Value> next;
+                for (int64_t i = 0; i < 2; ++i)
+                  for (int64_t j = 0; j < 2; ++j)
+                    next.push_back(amx::TileMulFOp::create(
+                        b, loc, accTile, at[i], bt[j], sums[2 * i + j]));
+                scf::YieldOp::create(b, loc, next);
+              });
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t j = 0; j < 2; ++j)
+              amx::TileStoreOp::create(b, loc, c,
+                                       ValueRange{offset(m, kTileRows * i),
+                                                  offset(n0, kTileRows * j)},
+                                       kLoop.getResult(2 * i + j));
+        });
       });
     });
   });
-  memref::DeallocOp::create(rewriter, loc, packed);
+  for (Value temporary : temporaries)
+    memref::DeallocOp::create(rewriter, loc, temporary);
   rewriter.eraseOp(op);
   return success();
 }

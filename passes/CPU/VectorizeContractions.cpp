@@ -626,9 +626,8 @@ void TadVectorizeContractionsPass::scheduleContraction(
   if (!dims || !op.hasPureBufferSemantics() || op.hasDynamicShape())
     return;
   // bf16 products accumulating in f32 on AMX tiles where the host has them.
-  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
-      matmul && machine.amxBf16 &&
-      succeeded(tad::buildAmxMatmul(rewriter, matmul, machine.l2Bytes,
+  if (machine.amxBf16 &&
+      succeeded(tad::buildAmxMatmul(rewriter, op, machine.l2Bytes,
                                     machine.cores, allowParallel))) {
     if (printSchedule)
       llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +

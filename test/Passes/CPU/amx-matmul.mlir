@@ -12,7 +12,7 @@
 // SCHED: tad schedule: linalg.matmul bf16 on AMX tiles
 // SCHED: tad schedule: linalg.matmul 48x64x128 f32 (m,n,k = 48,64,128)
 // CHECK-LABEL: func.func @amx
-// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<2x64x64xbf16>
+// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<1x2x64x64xbf16>
 // CHECK: scf.parallel
 // CHECK: vector.bitcast {{.*}} : vector<16xbf16> to vector<16xi16>
 // CHECK: vector.interleave {{.*}} : vector<16xi16> -> vector<32xi16>
