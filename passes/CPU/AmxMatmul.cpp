@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -220,6 +221,14 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         out = op.getDpsInits()[0];
+  // A zero fill of C just before (tad-to-linalg's products) becomes zeroed
+  // accumulator tiles: C is then written once, by the tile stores.
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  bool zeroInit = fill && fill.hasPureBufferSemantics() &&
+                  fill.getDpsInits()[0] == out &&
+                  matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  if (zeroInit)
+    rewriter.eraseOp(fill);
   rewriter.setInsertionPoint(op);
   // Transposed operands (the gradients' A^T B and A B^T) are copied into
   // the plain layout first: A's rows must hold k, B's pairs come from rows.
@@ -254,10 +263,14 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
           SmallVector<Value> acc;
           for (int64_t i = 0; i < 2; ++i)
             for (int64_t j = 0; j < 2; ++j)
-              acc.push_back(amx::TileLoadOp::create(
-                  b, loc, accTile, c,
-                  ValueRange{offset(m, kTileRows * i),
-                             offset(n0, kTileRows * j)}));
+              acc.push_back(
+                  zeroInit ? amx::TileZeroOp::create(b, loc, accTile)
+                                 .getResult()
+                           : amx::TileLoadOp::create(
+                                 b, loc, accTile, c,
+                                 ValueRange{offset(m, kTileRows * i),
+                                            offset(n0, kTileRows * j)})
+                                 .getResult());
           auto kLoop = scf::ForOp::create(
               b, loc, index(b, loc, 0), index(b, loc, K),
               index(b, loc, kTileK), acc,

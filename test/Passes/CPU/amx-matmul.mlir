@@ -57,3 +57,39 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// A zero fill of C just before the product becomes zeroed accumulator
+// tiles (no memset, C written once); B stored (n, k) and A stored (k, m)
+// (the weight gradients' transposes) are copied into the plain layout
+// first.
+// CHECK-LABEL: func.func @zero_filled_transposed
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.transpose ins(%arg0 : memref<128x64xbf16>) outs(%{{.*}} : memref<64x128xbf16>) permutation = [1, 0]
+// CHECK: linalg.transpose ins(%arg1 : memref<96x128xbf16>) outs(%{{.*}} : memref<128x96xbf16>) permutation = [1, 0]
+// CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xf32>
+// CHECK-NOT: amx.tile_load %arg2
+// CHECK: amx.tile_mulf
+func.func @zero_filled_transposed(%a: memref<128x64xbf16>, %b: memref<96x128xbf16>, %c: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x96xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<128x64xbf16>, memref<96x128xbf16>) outs(%c : memref<64x96xf32>)
+  return
+}
+
+// -----
+
+// Batches run in parallel, each matrix a rank-reduced subview.
+// CHECK-LABEL: func.func @batched
+// CHECK: memref.alloc() : memref<4x2x32x64xbf16>
+// CHECK: scf.parallel (%[[B:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: vector.load %arg1[%[[B]],
+// CHECK: scf.parallel (%[[B2:.*]]) = (%c0) to (%c4) step (%c1)
+// CHECK: memref.subview %arg0[%[[B2]], 0, 0] [1, 32, 64] [1, 1, 1] : memref<4x32x64xbf16> to memref<32x64xbf16, strided<[64, 1], offset: ?>>
+// CHECK: amx.tile_mulf
+func.func @batched(%a: memref<4x32x64xbf16>, %b: memref<4x64x64xbf16>, %c: memref<4x32x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x32x64xbf16>, memref<4x64x64xbf16>) outs(%c : memref<4x32x64xf32>)
+  return
+}
