@@ -1,0 +1,51 @@
+// RUN: tad-opt %s --split-input-file --tad-widen-low-precision | FileCheck %s
+// RUN: tad-opt %s --split-input-file --tad-widen-low-precision --tad-to-linalg --canonicalize | FileCheck %s --check-prefix=LINALG
+
+// Arithmetic on bf16 runs in f32 with one rounding per op (ATen's opmath):
+// operands widened by tad._to_copy, the result rounded back right after.
+// Element moves (views, transposes, slices) keep bf16.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xbf16>, %[[W:.*]]: tensor<3x8xbf16>)
+// CHECK: %[[WT:.*]] = tad.t %[[W]] : (tensor<3x8xbf16>) -> tensor<8x3xbf16>
+// CHECK: %[[X32:.*]] = tad._to_copy %[[X]] {dtype = f32} : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK: %[[WT32:.*]] = tad._to_copy %[[WT]] {dtype = f32} : (tensor<8x3xbf16>) -> tensor<8x3xf32>
+// CHECK: %[[MM:.*]] = tad.mm %[[X32]], %[[WT32]] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[MM16:.*]] = tad._to_copy %[[MM]] {dtype = bf16} : (tensor<4x3xf32>) -> tensor<4x3xbf16>
+// CHECK: %[[T32:.*]] = tad._to_copy %[[MM16]] {dtype = f32}
+// CHECK: %[[TANH:.*]] = tad.tanh %[[T32]] : tensor<4x3xf32>
+// CHECK: %[[R:.*]] = tad._to_copy %[[TANH]] {dtype = bf16}
+// CHECK: return %[[R]] : tensor<4x3xbf16>
+// The lowering folds the widening of the product's operands into the
+// linalg contraction: bf16 operands, f32 accumulator.
+// LINALG-LABEL: func.func @chain
+// LINALG: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x3xbf16>) outs(%{{.*}} : tensor<4x3xf32>)
+func.func @chain(%x: tensor<4x8xbf16>, %w: tensor<3x8xbf16>) -> tensor<4x3xbf16> {
+  %wt = tad.t %w : (tensor<3x8xbf16>) -> tensor<8x3xbf16>
+  %0 = tad.mm %x, %wt : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
+  %1 = tad.tanh %0 : tensor<4x3xbf16>
+  return %1 : tensor<4x3xbf16>
+}
+
+// -----
+
+// f16 likewise; results of other types (the i1 of a comparison) stay.
+// CHECK-LABEL: func.func @half
+// CHECK: %[[A:.*]] = tad._to_copy %arg0 {dtype = f32} : (tensor<5xf16>) -> tensor<5xf32>
+// CHECK: %[[B:.*]] = tad._to_copy %arg1 {dtype = f32} : (tensor<5xf16>) -> tensor<5xf32>
+// CHECK: tad.gt.Tensor %[[A]], %[[B]] : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xi1>
+// CHECK-NOT: dtype = f16
+// CHECK: return
+func.func @half(%a: tensor<5xf16>, %b: tensor<5xf16>) -> tensor<5xi1> {
+  %0 = tad.gt.Tensor %a, %b : (tensor<5xf16>, tensor<5xf16>) -> tensor<5xi1>
+  return %0 : tensor<5xi1>
+}
+
+// -----
+
+// f32 and f64 programs are unchanged.
+// CHECK-LABEL: func.func @wide
+// CHECK-NOT: tad._to_copy
+func.func @wide(%a: tensor<5xf32>) -> tensor<5xf32> {
+  %0 = tad.exp %a : tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
