@@ -177,17 +177,53 @@ std::optional<Layout> layoutOf(linalg::LinalgOp op, bool batched) {
   return layout;
 }
 
-/// `value` (per batch, `rows` x `cols` as stored) transposed into a new
-/// buffer by linalg.transpose (tad-vectorize-transposes makes it shuffles).
-Value transposedCopy(OpBuilder &b, Location loc, Value value) {
+int64_t roundUp(int64_t size, int64_t multiple) {
+  return (size + multiple - 1) / multiple * multiple;
+}
+
+/// The leading `sizes` corner of `buffer` (the rows and columns that are not
+/// padding), or `buffer` itself when that is all of it.
+Value corner(OpBuilder &b, Location loc, Value buffer, ArrayRef<int64_t> sizes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() == sizes)
+    return buffer;
+  SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0)),
+      strides(sizes.size(), b.getIndexAttr(1)), extents;
+  for (int64_t size : sizes)
+    extents.push_back(b.getIndexAttr(size));
+  return memref::SubViewOp::create(b, loc, buffer, offsets, extents, strides);
+}
+
+/// `value` (batch x rows x cols, or rows x cols, in the plain layout after
+/// transposing when `transposed`) in a new contiguous buffer whose rows and
+/// columns are padded with zeros to `paddedRows` x `paddedCols`: copied by
+/// linalg.copy or linalg.transpose (tad-vectorize-transposes makes those
+/// shuffles).
+Value paddedCopy(OpBuilder &b, Location loc, Value value, bool transposed,
+                 int64_t paddedRows, int64_t paddedCols) {
   auto type = cast<MemRefType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
-  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-  Value copy = memref::AllocOp::create(
-      b, loc, MemRefType::get(shape, type.getElementType()));
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
-  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
-  linalg::TransposeOp::create(b, loc, value, copy, perm);
+  unsigned rank = shape.size();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (transposed) {
+    std::swap(shape[rank - 1], shape[rank - 2]);
+    std::swap(perm[rank - 1], perm[rank - 2]);
+  }
+  SmallVector<int64_t> padded(shape);
+  padded[rank - 2] = paddedRows;
+  padded[rank - 1] = paddedCols;
+  Type element = type.getElementType();
+  Value copy =
+      memref::AllocOp::create(b, loc, MemRefType::get(padded, element));
+  if (padded != shape) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    linalg::FillOp::create(b, loc, zero, copy);
+  }
+  Value into = corner(b, loc, copy, shape);
+  if (transposed)
+    linalg::TransposeOp::create(b, loc, value, into, perm);
+  else
+    linalg::CopyOp::create(b, loc, value, into);
   return copy;
 }
 
@@ -207,16 +243,15 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!layout || !lhsType || !rhsType || !outType ||
       !lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
       !outType.hasStaticShape() || !lhsType.getElementType().isBF16() ||
-      !rhsType.getElementType().isBF16() ||
-      !outType.getElementType().isF32() || !hasContiguousRows(lhsType) ||
-      !hasContiguousRows(rhsType) || !hasContiguousRows(outType))
+      !rhsType.getElementType().isBF16() || !outType.getElementType().isF32())
     return failure();
   unsigned r = batched;
   int64_t batch = batched ? outType.getDimSize(0) : 1;
   int64_t M = outType.getDimSize(r), N = outType.getDimSize(r + 1),
           K = lhsType.getDimSize(layout->lhsTransposed ? r : r + 1);
-  if (M % kBlock != 0 || N % kBlock != 0 || K % kTileK != 0)
-    return failure();
+  // Padded to whole 32x32 blocks (and k to whole tiles): zeros add nothing.
+  int64_t Mp = roundUp(M, kBlock), Np = roundUp(N, kBlock),
+          Kp = roundUp(K, kTileK);
 
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
@@ -230,13 +265,38 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   if (zeroInit)
     rewriter.eraseOp(fill);
   rewriter.setInsertionPoint(op);
-  // Transposed operands (the gradients' A^T B and A B^T) are copied into
-  // the plain layout first: A's rows must hold k, B's pairs come from rows.
+  // Operands the tiles cannot read in place -- transposed (the gradients'
+  // A^T B and A B^T), not whole blocks, rows not contiguous -- are copied
+  // into the plain layout, padded with zeros.
   SmallVector<Value> temporaries;
-  if (layout->lhsTransposed)
-    temporaries.push_back(lhs = transposedCopy(rewriter, loc, lhs));
-  if (layout->rhsTransposed)
-    temporaries.push_back(rhs = transposedCopy(rewriter, loc, rhs));
+  if (layout->lhsTransposed || M != Mp || K != Kp ||
+      !hasContiguousRows(lhsType))
+    temporaries.push_back(lhs = paddedCopy(rewriter, loc, lhs,
+                                           layout->lhsTransposed, Mp, Kp));
+  if (layout->rhsTransposed || K != Kp || N != Np ||
+      !hasContiguousRows(rhsType))
+    temporaries.push_back(rhs = paddedCopy(rewriter, loc, rhs,
+                                           layout->rhsTransposed, Kp, Np));
+  // C likewise: the tiles accumulate into a padded copy, whose corner is
+  // copied back at the end.
+  Value acc = out;
+  SmallVector<int64_t> outShape(outType.getShape());
+  if (M != Mp || N != Np || !hasContiguousRows(outType)) {
+    SmallVector<int64_t> padded(outShape);
+    padded[r] = Mp;
+    padded[r + 1] = Np;
+    acc = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(padded, outType.getElementType()));
+    temporaries.push_back(acc);
+    if (!zeroInit) {
+      Value zero = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(outType.getElementType()));
+      linalg::FillOp::create(rewriter, loc, zero, acc);
+      linalg::CopyOp::create(rewriter, loc, out,
+                             corner(rewriter, loc, acc, outShape));
+    }
+  }
+  M = Mp, N = Np, K = Kp;
   Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N, parallel);
   temporaries.push_back(packed);
   Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
@@ -248,7 +308,7 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 
   buildLoop(rewriter, loc, batch, 1, parallel && batch > 1, [&](OpBuilder &b,
                                                                 Value bi) {
-    Value a = matrixAt(b, loc, lhs, bi), c = matrixAt(b, loc, out, bi);
+    Value a = matrixAt(b, loc, lhs, bi), c = matrixAt(b, loc, acc, bi);
     buildLoop(b, loc, M, rows, parallelRows, [&](OpBuilder &b, Value m0) {
       buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &b, Value n0) {
         Value panel =
@@ -302,6 +362,9 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
       });
     });
   });
+  if (acc != out)
+    linalg::CopyOp::create(rewriter, loc, corner(rewriter, loc, acc, outShape),
+                           out);
   for (Value temporary : temporaries)
     memref::DeallocOp::create(rewriter, loc, temporary);
   rewriter.eraseOp(op);

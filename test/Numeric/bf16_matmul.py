@@ -32,6 +32,11 @@ func.func @f(%a: tensor<64x128xbf16>, %b: tensor<96x128xbf16>) -> tensor<64x96xb
   %0 = tad.mm %a, %t : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xbf16>
   return %0 : tensor<64x96xbf16>
 }""", [(64, 128), (96, 128)], lambda a, b: a @ b.T),
+    "mm_odd": ("""
+func.func @f(%a: tensor<40x100xbf16>, %b: tensor<100x70xbf16>) -> tensor<40x70xbf16> {
+  %0 = tad.mm %a, %b : (tensor<40x100xbf16>, tensor<100x70xbf16>) -> tensor<40x70xbf16>
+  return %0 : tensor<40x70xbf16>
+}""", [(40, 100), (100, 70)], lambda a, b: a @ b),
     "bmm": ("""
 func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16> {
   %0 = tad.bmm %a, %b : (tensor<4x32x64xbf16>, tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16>
@@ -77,7 +82,7 @@ def main():
                 close(m.f(*args), want, what + " forward", failures)
                 res = m.f_vjp(*args, ct)
                 grads = res[1:]
-                if name == "mm":
+                if name in ("mm", "mm_odd"):
                     refs = [ct64 @ values[1].T, values[0].T @ ct64]
                 elif name == "mm_at":
                     refs = [values[1] @ ct64.T, values[0] @ ct64]

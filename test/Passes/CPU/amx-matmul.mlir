@@ -10,7 +10,7 @@
 // registers across the k loop.
 // SCHED: AMX bf16: yes
 // SCHED: tad schedule: linalg.matmul bf16 on AMX tiles
-// SCHED: tad schedule: linalg.matmul 48x64x128 f32 (m,n,k = 48,64,128)
+// SCHED: tad schedule: linalg.matmul bf16 on AMX tiles
 // CHECK-LABEL: func.func @amx
 // CHECK: %[[PACKED:.*]] = memref.alloc() : memref<1x2x64x64xbf16>
 // CHECK: scf.parallel
@@ -37,12 +37,24 @@ func.func @amx(%a: memref<64x128xbf16>, %b: memref<128x64xbf16>, %c: memref<64x6
 
 // -----
 
-// Sizes that are not whole 32x32 blocks keep the vector schedule (its
-// contraction extends the bf16 operands to f32).
+// Sizes that are not whole 32x32 blocks are padded with zeros: A into a
+// 64-row copy, C accumulated in a 64-row buffer (C's values copied in: no
+// zero fill precedes the product here) whose first 48 rows are copied back.
 // CHECK-LABEL: func.func @not_whole_blocks
-// CHECK-NOT: amx.
-// CHECK: arith.extf
-// CHECK: vector.fma
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64x128xbf16>
+// CHECK: linalg.fill ins(%{{.*}} : bf16) outs(%[[A]] : memref<64x128xbf16>)
+// CHECK: %[[AC:.*]] = memref.subview %[[A]][0, 0] [48, 128] [1, 1]
+// CHECK: linalg.copy ins(%arg0 : memref<48x128xbf16>) outs(%[[AC]]
+// CHECK: %[[C:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C]] : memref<64x64xf32>)
+// CHECK: %[[CC:.*]] = memref.subview %[[C]][0, 0] [48, 64] [1, 1]
+// CHECK: linalg.copy ins(%arg2 : memref<48x64xf32>) outs(%[[CC]]
+// CHECK: amx.tile_load %[[A]]
+// CHECK: amx.tile_mulf
+// CHECK: linalg.copy ins(%[[CC]] : memref<48x64xf32, strided<[64, 1]>>) outs(%arg2 : memref<48x64xf32>)
+// NOAMX-LABEL: func.func @not_whole_blocks
+// NOAMX: arith.extf
+// NOAMX: vector.fma
 func.func @not_whole_blocks(%a: memref<48x128xbf16>, %b: memref<128x64xbf16>, %c: memref<48x64xf32>) {
   linalg.matmul ins(%a, %b : memref<48x128xbf16>, memref<128x64xbf16>) outs(%c : memref<48x64xf32>)
   return
