@@ -77,6 +77,9 @@ def main():
     parser.add_argument("--out", default=os.path.join(HERE, "..", "..", "out"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--min-accuracy", type=float, default=0.95)
+    parser.add_argument("--precision", choices=("f32", "bf16"), default="f32",
+                        help="bf16: mixed precision as torch.autocast (f32 master "
+                             "weights; docs/mixed-precision.md)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     tty = sys.stdout.isatty()
@@ -100,7 +103,8 @@ def main():
     step = tad.compile_train_step(model, (xb,), targets, loss_fn=loss_fn,
                                   optimizer=tad.Adam(lr=args.lr),
                                   output=os.path.join(args.out, "digits_step.so"),
-                                  dynamic_batch=True)
+                                  dynamic_batch=True,
+                                  precision=None if args.precision == "f32" else args.precision)
     predict = tad.compile(tad.from_torch(model, (xb,), name="logits",
                                          dynamic_shapes={0: {0: "n"}}))
     print("compiled the training step (%s cross-entropy, Adam) and the forward pass "

@@ -331,6 +331,8 @@ bool lowering::lowersDynamicShapes(Operation *op) {
       MulTensorOp, DivTensorOp, ThresholdBackwardOp, TanhBackwardOp,
       SigmoidBackwardOp, AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp,
       DivScalarOp,
+      // Conversions (buildElementwise; tad-widen-low-precision's too).
+      ToCopyOp,
       // Products (buildProduct, addScaledProduct).
       MmOp, AddmmOp, BmmOp, MvOp, DotOp,
       // Reductions and losses (buildSum, elementCount).
