@@ -190,7 +190,7 @@ def choose_aten(name, args, env, guard):
     if len(choices) == 1:
         return {"choice": choices[0]}
     calibration = argparse.Namespace(reps=args.reps, min_seconds=min(args.min_seconds, 0.5),
-                                     precision=args.precision)
+                                     precision=getattr(args, "precision", "f32"))
     out = {"ms": {}, "capability": {}}
     for choice in choices:
         r = run_worker(name, "torch", calibration, benchenv.with_aten(env, choice), guard)

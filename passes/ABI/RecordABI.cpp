@@ -40,7 +40,7 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
     return fn.emitError("exported function '")
            << fn.getSymName() << "' has " << kind << " #" << index
            << " with element type " << tensor.getElementType()
-           << "; the tad C ABI supports f32, f64, i64, i32 and i1";
+           << "; the tad C ABI supports f32, f64, bf16, f16, i64, i32 and i1";
   if (tensor.getEncoding())
     return fn.emitError("exported function '")
            << fn.getSymName() << "' has " << kind << " #" << index

@@ -51,7 +51,7 @@ func.func @root(%a: tensor<3xf64>) {
 // -----
 
 func.func @integer(%a: tensor<3xi64>) {
-  // expected-error @+1 {{'tad.all_reduce' op operand #0 must be variadic of ranked tensor of 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{'tad.all_reduce' op operand #0 must be variadic of ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values}}
   %0 = tad.all_reduce %a : (tensor<3xi64>) -> tensor<3xi64>
   return
 }

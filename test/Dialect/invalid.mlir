@@ -74,7 +74,7 @@ func.func @unary_mixed_f32_f64(%a: tensor<3xf32>) -> tensor<3xf64> {
 // -----
 
 func.func @exp_of_integers(%a: tensor<3xi32>) -> tensor<3xi32> {
-  // expected-error @+1 {{'tad.exp' op operand #0 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'tad.exp' op operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values, but got 'tensor<3xi32>'}}
   %0 = tad.exp %a : tensor<3xi32>
   return %0 : tensor<3xi32>
 }
@@ -82,7 +82,7 @@ func.func @exp_of_integers(%a: tensor<3xi32>) -> tensor<3xi32> {
 // -----
 
 func.func @mm_of_integers(%a: tensor<2x2xi64>) -> tensor<2x2xi64> {
-  // expected-error @+1 {{'tad.mm' op operand #0 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<2x2xi64>'}}
+  // expected-error @+1 {{'tad.mm' op operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values, but got 'tensor<2x2xi64>'}}
   %0 = tad.mm %a, %a : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi64>
   return %0 : tensor<2x2xi64>
 }
@@ -90,7 +90,7 @@ func.func @mm_of_integers(%a: tensor<2x2xi64>) -> tensor<2x2xi64> {
 // -----
 
 func.func @full_like_of_booleans(%a: tensor<3xi1>) -> tensor<3xi1> {
-  // expected-error @+1 {{'tad.full_like' op operand #0 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'tad.full_like' op operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values, but got 'tensor<3xi1>'}}
   %0 = tad.full_like %a, 1.0 : tensor<3xi1>
   return %0 : tensor<3xi1>
 }
@@ -98,7 +98,7 @@ func.func @full_like_of_booleans(%a: tensor<3xi1>) -> tensor<3xi1> {
 // -----
 
 func.func @view_of_i8(%a: tensor<4xi8>) -> tensor<2x2xi8> {
-  // expected-error @+1 {{'tad.view' op operand #0 must be ranked tensor of 32-bit float or 64-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'tad.view' op operand #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
   %0 = tad.view %a {size = array<i64: 2, 2>} : (tensor<4xi8>) -> tensor<2x2xi8>
   return %0 : tensor<2x2xi8>
 }
@@ -106,7 +106,7 @@ func.func @view_of_i8(%a: tensor<4xi8>) -> tensor<2x2xi8> {
 // -----
 
 func.func @constant_of_i8() -> tensor<2xi8> {
-  // expected-error @+1 {{'tad.constant' op result #0 must be ranked tensor of 32-bit float or 64-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<2xi8>'}}
+  // expected-error @+1 {{'tad.constant' op result #0 must be ranked tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<2xi8>'}}
   %0 = tad.constant dense<1> : tensor<2xi8>
   return %0 : tensor<2xi8>
 }

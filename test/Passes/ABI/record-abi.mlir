@@ -47,10 +47,10 @@ func.func @memref(%x: memref<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{exported function 'half' has result #0 with element type 'f16'; the tad C ABI supports f32, f64, i64, i32 and i1}}
-func.func @half() -> tensor<2xf16> {
-  %c = arith.constant dense<1.0> : tensor<2xf16>
-  return %c : tensor<2xf16>
+// expected-error @+1 {{exported function 'short' has result #0 with element type 'i16'; the tad C ABI supports f32, f64, bf16, f16, i64, i32 and i1}}
+func.func @short() -> tensor<2xi16> {
+  %c = arith.constant dense<1> : tensor<2xi16>
+  return %c : tensor<2xi16>
 }
 
 // -----
