@@ -21,7 +21,10 @@ import numpy as np
 
 import tad
 
-RTOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-10}
+# float16 and bf16 (uint16 bits without ml_dtypes): two roundings of the
+# result, where the optimized build sums in another order.
+RTOL = {np.dtype(np.float32): 1e-4, np.dtype(np.float64): 1e-10,
+        np.dtype(np.float16): 2e-3, np.dtype(np.uint16): 1.6e-2}
 MAX_ELEMENTS = 1 << 22
 
 
@@ -56,6 +59,9 @@ def inputs(signature, rng):
         shape = concrete(t)
         if dtype.kind == "f":
             arrays.append(rng.standard_normal(shape).astype(dtype))
+        elif dtype == np.dtype(np.uint16):  # bf16 bits
+            arrays.append(tad.float32_to_bf16_bits(
+                rng.standard_normal(shape).astype(np.float32)))
         elif dtype.kind == "b":
             arrays.append(rng.integers(0, 2, shape).astype(bool))
         elif dtype.kind == "i":
@@ -80,6 +86,9 @@ def differs(a, b):
     """Why `a` (optimized) differs from `b` (reference), or None."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return f"shape/dtype {a.shape} {a.dtype} vs {b.shape} {b.dtype}"
+    rtol = RTOL.get(a.dtype)
+    if a.dtype == np.dtype(np.uint16):  # bf16 bits: compare the values
+        a, b = tad.bf16_bits_to_float32(a), tad.bf16_bits_to_float32(b)
     if a.dtype.kind != "f":
         if not np.array_equal(a, b):
             return "values differ"
@@ -96,8 +105,8 @@ def differs(a, b):
     scale = max(1.0, float(np.abs(b[finite]).max()))
     error = float(np.abs(a[finite].astype(np.float64) -
                          b[finite].astype(np.float64)).max())
-    if error > RTOL[a.dtype] * scale:
-        return f"max error {error:.3g} > {RTOL[a.dtype]:g} x {scale:.3g}"
+    if error > rtol * scale:
+        return f"max error {error:.3g} > {rtol:g} x {scale:.3g}"
     return None
 
 
