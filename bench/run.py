@@ -54,6 +54,7 @@ prints a SKIP line and exits with status 2).
 
 import argparse
 import contextlib
+import datetime
 import json
 import os
 import platform
@@ -382,7 +383,8 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
     lines.extend(kernel_lines(kernel))
     lines.append("")
     import report_sections
-    kept = [report_sections.kept_section(path_md, name) for name in ("sweep", "gpu")]
+    kept = [report_sections.kept_section(path_md, name)
+            for name in ("sweep", "mixed", "gpu")]
     if not_run:
         lines.append("Not run yet (tad cannot import or compile them; the benchmark runs them as "
                      "soon as it can):")
@@ -422,6 +424,33 @@ def write_report(results, info, args, path_md, path_png, kernel=None, env_info=N
             fig.savefig(path_png, dpi=100)
         except ImportError:
             pass
+
+
+def write_mixed_section(results, info, path_md, guard, unusable):
+    """The mixed-precision section of benchmarks.md (--precision bf16): PyTorch
+    under torch.autocast(bfloat16) against tad's precision="bf16" steps; the
+    rest of the report (the f32 run) is kept."""
+    import report_sections
+    begin, end = report_sections.markers("mixed")
+    lines = [begin, "## Mixed precision (`bench/run.py --precision bf16`)", "",
+             f"Command: `{' '.join([os.path.basename(sys.executable)] + sys.argv)}` "
+             f"({datetime.date.today()}), on {info['cpu']}: both frameworks in bf16 mixed "
+             "precision, PyTorch under `torch.autocast(\"cpu\", torch.bfloat16)`, tad's "
+             "`compile_train_step(..., precision=\"bf16\")` (f32 master weights; "
+             "docs/mixed-precision.md). Speedup = PyTorch time / tad time. Load guard: "
+             f"{guard.summary()}." + (f" **Unusable: {'; '.join(unusable)}.**" if unusable else ""),
+             "", "| workload | mode | PyTorch autocast ms | tad bf16 ms | speedup |",
+             "|---|---|---|---|---|"]
+    for name, r in results.items():
+        t, d = r["torch"], r["tad"]
+        if "error" in t or "error" in d:
+            lines.append(f"| `{name}` | not run | | | {d.get('error') or t.get('error')} |")
+            continue
+        for mode in MODES:
+            tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
+            lines.append(f"| `{name}` | {mode} | {tm:.3f} | {dm:.3f} | {tm / dm:.2f}x |")
+    lines.append(end)
+    report_sections.replace_section(path_md, "mixed", "\n".join(lines))
 
 
 def train_step_speedups(results):
@@ -578,7 +607,9 @@ def main():
             tm, dm = t[mode]["median_ms"], d[mode]["median_ms"]
             print(f"{name:18s} {mode:17s} torch {tm:9.3f} ms  tad {dm:9.3f} ms  "
                   f"ratio {dm / tm:7.3f}", flush=True)
-    kernel = run_kernel(args, env, guard)
+    # (bf16 runs time the training workloads only: the f32 kernel row
+    # belongs to the f32 report.)
+    kernel = run_kernel(args, env, guard) if args.precision == "f32" else None
     if kernel and "error" not in kernel:
         print(f"matmul {kernel['n']}^3 f32: tad {kernel['tad_gflops']:.1f} GFLOP/s "
               f"({100 * kernel['tad_gflops'] / kernel['peak2_gflops']:.0f}% of the measured "
@@ -608,7 +639,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     md = os.path.join(args.out, "benchmarks.md")
     png = os.path.join(args.out, "benchmarks.png")
-    write_report(results, info, args, md, png, kernel, env_info, peer, guard, unusable, aten)
+    if args.precision == "bf16":
+        write_mixed_section(results, info, md, guard, unusable)
+    else:
+        write_report(results, info, args, md, png, kernel, env_info, peer, guard, unusable,
+                     aten)
     for reason in unusable:
         print(f"UNUSABLE: {reason}" + (" (ignored: " + ("--smoke" if args.smoke else
                                                         "--allow-load") + ")"
