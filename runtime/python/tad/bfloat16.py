@@ -24,7 +24,9 @@ def float32_to_bf16_bits(values) -> np.ndarray:
     """``values`` rounded to bf16 (to nearest, ties to even, as
     c10::BFloat16 and the vcvtneps2bf16 instruction do), as uint16 bits.
     NaNs stay quiet NaNs."""
-    values = np.ascontiguousarray(values, dtype=np.float32)
+    values = np.asarray(values, dtype=np.float32)
+    # (ascontiguousarray alone would make a 0-d array 1-d)
+    values = np.ascontiguousarray(values).reshape(values.shape)
     u = values.view(np.uint32).astype(np.uint64)
     rounded = (u + np.uint64(0x7FFF) + ((u >> np.uint64(16)) & np.uint64(1)))
     bits = (rounded >> np.uint64(16)).astype(np.uint16)
