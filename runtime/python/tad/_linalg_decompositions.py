@@ -29,9 +29,15 @@ def table():
     def inverse(a):
         return aten.linalg_inv_ex.default(a)[0]
 
-    def eye(a):
+    def identity(m, k=None, dtype=torch.float64):
+        # A constant identity (torch.eye has no bfloat16 kernel in some
+        # PyTorch versions: made in float64 and converted, exactly).
         with disable_proxy_modes_tracing():
-            return torch.eye(a.shape[-1], dtype=a.dtype)
+            unit = torch.eye(m, m if k is None else k, dtype=torch.float64)
+            return unit if dtype == torch.float64 else unit.to(dtype)
+
+    def eye(a):
+        return identity(a.shape[-1], dtype=a.dtype)
 
     def det(a):
         sign, logabsdet, lu, pivots = aten._linalg_slogdet.default(a)
@@ -162,8 +168,7 @@ def table():
 
     def unpack(lu, m, n):
         k = min(m, n)
-        with disable_proxy_modes_tracing():
-            unit = torch.eye(m, k, dtype=lu.dtype)
+        unit = identity(m, k, dtype=lu.dtype)
         lower = aten.add.Tensor(aten.slice.Tensor(aten.tril.default(lu, -1), -1, 0, k), unit)
         upper = aten.slice.Tensor(aten.triu.default(lu), -2, 0, k)
         return lower, upper
@@ -217,12 +222,13 @@ def table():
         # exp(A / 2^16) (Horner), squared 16 times. Accurate to about
         # 2^16 ulp relative for ||A|| up to ~1e3; derivatives are the
         # approximant's. The 16 squarings would square float32's rounding
-        # errors 16 times too: float32 runs in float64.
-        if a.dtype == torch.float32:
+        # errors 16 times too: float32, bfloat16 and float16 run in float64
+        # and are rounded once.
+        if a.dtype in (torch.float32, torch.bfloat16, torch.float16):
+            narrow = a.dtype
             wide = aten._to_copy.default(a, dtype=torch.float64)
-            return aten._to_copy.default(matrix_exp(wide), dtype=torch.float32)
-        with disable_proxy_modes_tracing():
-            unit = torch.eye(a.shape[-1], dtype=a.dtype)
+            return aten._to_copy.default(matrix_exp(wide), dtype=narrow)
+        unit = identity(a.shape[-1], dtype=a.dtype)
         x = aten.mul.Tensor(a, 2.0 ** -16)
         r = unit
         for k in range(10, 0, -1):
@@ -237,7 +243,7 @@ def table():
         m, n = a.shape[-2], a.shape[-1]
         with disable_proxy_modes_tracing():
             rows = torch.arange(m)
-            unit = torch.eye(m, dtype=a.dtype)
+        unit = identity(m, dtype=a.dtype)
         q = unit
         for i in range(tau.shape[-1]):
             v = aten.where.ScalarOther(aten.gt.Scalar(rows, i), aten.select.int(a, -1, i), 0.0)
@@ -257,7 +263,7 @@ def table():
         k = min(m, n)
         with disable_proxy_modes_tracing():
             rows = torch.arange(m)
-            unit = torch.eye(m, dtype=a.dtype)
+        unit = identity(m, dtype=a.dtype)
         r, q = a, unit
         for j in range(min(m - 1, n)):
             x = aten.where.ScalarOther(aten.ge.Scalar(rows, j), aten.select.int(r, -1, j), 0.0)
@@ -288,8 +294,8 @@ def table():
         rotation angles' derivatives NaN."""
         n = sym.shape[-1]
         batch = tuple(sym.shape[:-2])
+        unit = identity(n, dtype=sym.dtype)
         with disable_proxy_modes_tracing():
-            unit = torch.eye(n, dtype=sym.dtype)
             positions = torch.arange(n)
         x, vectors = sym, unit
         for _ in range(sweeps if n > 1 else 0):
