@@ -522,9 +522,12 @@ def table():
             aten.mul.Tensor(xm1, aten.add.Scalar(x, 1.0)))))
 
     def atanh(x):
-        # log1p(2x / (1 - x)) / 2
-        return aten.mul.Scalar(aten.log1p.default(aten.div.Tensor(
-            aten.mul.Scalar(x, 2.0), aten.rsub.Scalar(x, 1.0))), 0.5)
+        # (log1p(x) - log1p(-x)) / 2: the two terms have opposite signs (no
+        # cancellation), and x reaches each by one path, so the derivative
+        # (1/(1+x) + 1/(1-x)) / 2 is inf at +-1, as PyTorch's 1/(1-x^2)
+        # (log1p(2x / (1 - x)) / 2 differentiates to inf - inf = NaN there)
+        return aten.mul.Scalar(aten.sub.Tensor(
+            aten.log1p.default(x), aten.log1p.default(aten.neg.default(x))), 0.5)
 
     def angle(x):
         # real input: pi for negative values, 0 otherwise, NaN kept

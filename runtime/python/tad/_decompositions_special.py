@@ -19,7 +19,9 @@
   without derivative; the result is then x + (y - detach(y)) / f'(x): the
   same value, and the derivative PyTorch's formula (sqrt(pi)/2 exp(x^2) for
   erfinv, sqrt(2 pi) exp(x^2/2) for ndtri). At y = +-1 (p = 0, 1) the value
-  is +-inf and the derivative 0 (PyTorch: inf).
+  is +-inf and the derivative inf, as PyTorch's (there the result is a
+  function of y with that value and an infinite slope: -log1p(-|y|),
+  log(p)).
 
 Branches of ``where`` see inputs clamped into their own range, so the
 branch not taken never makes inf or NaN whose zero cotangent would turn
@@ -113,14 +115,16 @@ def table():
                                                                       aten.mul.Tensor(x, g))))
         return x
 
-    def with_derivative(x, y, slope):
+    def with_derivative(x, y, slope, infinite):
         """x (computed without derivative) with derivative ``slope(x)``
-        with respect to y; +-inf where x is infinite (slope 0 there)."""
+        with respect to y; where x is not finite, ``infinite(y)``: a
+        function of y with the same +-inf value there and an infinite
+        derivative (NaN stays NaN)."""
         dy = aten.sub.Tensor(y, aten.detach.default(y))
         finite = aten.lt.Scalar(aten.abs.default(x), math.inf)
         safe = aten.where.ScalarOther(finite, x, 0.0)
         out = aten.add.Tensor(safe, aten.mul.Tensor(dy, slope(safe)))
-        return aten.where.self(finite, out, x)
+        return aten.where.self(finite, out, infinite(y))
 
     def signed(y, magnitude):
         return aten.where.self(aten.lt.Scalar(y, 0.0), aten.neg.default(magnitude), magnitude)
@@ -140,7 +144,14 @@ def table():
         def slope(t):
             return aten.mul.Scalar(aten.exp.default(aten.mul.Tensor(t, t)),
                                    math.sqrt(math.pi) / 2.0)
-        return with_derivative(x, y, slope)
+
+        def infinite(y):
+            # -log1p(-|y|), signed: +-inf at y = +-1 with derivative
+            # 1 / (1 - |y|) = inf (PyTorch's), finite inside, NaN outside
+            magnitude = aten.neg.default(aten.log1p.default(aten.neg.default(
+                aten.abs.default(y))))
+            return aten.where.self(aten.isnan.default(x), x, signed(yd, magnitude))
+        return with_derivative(x, y, slope, infinite)
 
     def ndtri(p):
         if not p.is_floating_point():
@@ -162,7 +173,14 @@ def table():
         def slope(t):
             return aten.mul.Scalar(aten.exp.default(aten.mul.Scalar(aten.mul.Tensor(t, t), 0.5)),
                                    math.sqrt(2.0 * math.pi))
-        return with_derivative(x, p, slope)
+
+        def infinite(p):
+            # log(p) (-inf at 0) below 1/2, -log1p(-p) (inf at 1) above:
+            # derivative 1/p or 1/(1 - p) = inf there (PyTorch's)
+            tails = aten.where.self(aten.lt.Scalar(pd, 0.5), aten.log.default(p),
+                                    aten.neg.default(aten.log1p.default(aten.neg.default(p))))
+            return aten.where.self(aten.isnan.default(x), x, tails)
+        return with_derivative(x, p, slope, infinite)
 
     def frexp(x):
         # x = m 2^e, 0.5 <= |m| < 1; e from log2 |x|, corrected by one
