@@ -175,11 +175,16 @@ void tad::buildHostToLLVMPipeline(
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = options.cachingAllocator;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  // expm1 and log1p as libm calls: upstream lowers them to exp(x) - 1 and
+  // log(1 + x), which lose the digits of a small x.
+  pm.addPass(tad::createTadMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   if (options.vectors) {
     ConvertVectorToLLVMPassOptions vectorToLLVM;
-    vectorToLLVM.amx = true; // bf16 matmuls on AMX (passes/CPU/AmxMatmul.cpp)
+    // bf16 matmuls on AMX or AVX512-BF16 (passes/CPU/Bf16Matmul.cpp).
+    vectorToLLVM.amx = true;
+    vectorToLLVM.x86Vector = true;
     pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   }
   pm.addPass(createArithToLLVMConversionPass());

@@ -1,7 +1,7 @@
 //===- ControlFlowToLLVM.cpp - cf to LLVM, AMX tiles included -------------===//
 //
 // Upstream's convert-cf-to-llvm with one more type: AMX tiles. The bf16
-// matmul kernel (AmxMatmul.cpp) keeps its C tiles in tile registers across
+// matmul kernel (Bf16Matmul.cpp) keeps its C tiles in tile registers across
 // the k loop, so after scf-to-cf they are block arguments, which upstream's
 // pass (its type converter knows no !amx.tile) cannot convert.
 //

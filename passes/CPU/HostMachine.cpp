@@ -79,6 +79,19 @@ std::optional<int64_t> envInt(const HostProbe &probe, llvm::StringRef name) {
   return value;
 }
 
+/// 0 or 1 from the environment variable `name`, if set to one of them.
+std::optional<bool> envFlag(const HostProbe &probe, llvm::StringRef name) {
+  if (!probe.getEnv)
+    return std::nullopt;
+  std::optional<std::string> text = probe.getEnv(name);
+  if (!text)
+    return std::nullopt;
+  llvm::StringRef value = llvm::StringRef(*text).trim();
+  if (value != "0" && value != "1")
+    return std::nullopt;
+  return value == "1";
+}
+
 llvm::StringRef sourceName(HostSource source) {
   switch (source) {
   case HostSource::Environment:
@@ -163,6 +176,8 @@ HostMachine mlir::tad::detectHostMachine(const HostProbe &probe) {
   m.amxBf16 = probe.cpuFeatures.lookup("amx-tile") &&
               probe.cpuFeatures.lookup("amx-bf16") && probe.osAmxTileData;
   m.amxSource = HostSource::CpuFeatures;
+  m.bf16Dot = probe.cpuFeatures.lookup("avx512bf16") && !m.amxBf16;
+  m.bf16DotSource = HostSource::CpuFeatures;
 
   auto pin = [&](llvm::StringRef name, int64_t &field, HostSource *source) {
     if (std::optional<int64_t> value = envInt(probe, name)) {
@@ -176,9 +191,15 @@ HostMachine mlir::tad::detectHostMachine(const HostProbe &probe) {
   pin("TAD_HOST_L1_BYTES", m.l1Bytes, &m.l1Source);
   pin("TAD_HOST_L2_BYTES", m.l2Bytes, &m.l2Source);
   pin("TAD_HOST_CORES", m.cores, &m.coresSource);
-  int64_t amx = m.amxBf16;
-  pin("TAD_HOST_AMX", amx, &m.amxSource);
-  m.amxBf16 = amx != 0;
+  // Kernels are pinned on (1) or off (0).
+  auto pinFlag = [&](llvm::StringRef name, bool &field, HostSource &source) {
+    if (std::optional<bool> value = envFlag(probe, name)) {
+      field = *value;
+      source = HostSource::Environment;
+    }
+  };
+  pinFlag("TAD_HOST_AMX", m.amxBf16, m.amxSource);
+  pinFlag("TAD_HOST_BF16_DOT", m.bf16Dot, m.bf16DotSource);
   return m;
 }
 
@@ -201,6 +222,8 @@ HostMachine HostMachine::withOverrides(const Overrides &overrides) const {
   pin(overrides.cores, m.cores);
   if (overrides.amx >= 0)
     m.amxBf16 = overrides.amx != 0;
+  if (overrides.bf16Dot >= 0)
+    m.bf16Dot = overrides.bf16Dot != 0;
   return m;
 }
 
@@ -218,5 +241,7 @@ void HostMachine::print(llvm::raw_ostream &os) const {
      << "L2 bytes: " << l2Bytes << " (" << sourceName(l2Source) << ")\n"
      << "cores: " << cores << " (" << sourceName(coresSource) << ")\n"
      << "AMX bf16: " << (amxBf16 ? "yes" : "no") << " ("
-     << sourceName(amxSource) << ")\n";
+     << sourceName(amxSource) << ")\n"
+     << "AVX512-BF16 dot: " << (bf16Dot ? "yes" : "no") << " ("
+     << sourceName(bf16DotSource) << ")\n";
 }

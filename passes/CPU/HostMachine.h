@@ -35,20 +35,27 @@ struct HostMachine {
   int64_t l2Bytes = 512 * 1024; // L2 cache per core
   int64_t cores = 1;            // cores the compiled code may run on
   /// AMX tiles with bf16 products (amx-tile, amx-bf16) that the OS lets
-  /// processes use: bf16 matmuls run on them (passes/CPU/AmxMatmul.cpp).
+  /// processes use: bf16 matmuls run on them (passes/CPU/Bf16Matmul.cpp).
   bool amxBf16 = false;
+  /// bf16 matmuls on AVX512-BF16 dot products (VDPBF16PS), where the host
+  /// has them and no AMX: on AMD Zen 4 and 5 twice the multiply-adds of an
+  /// f32 FMA (Intel's AVX512-BF16 CPUs without AMX, Cooper Lake, do as many
+  /// as its two FMA ports).
+  bool bf16Dot = false;
 
   HostSource vectorSource = HostSource::Default;
   HostSource l1Source = HostSource::Default;
   HostSource l2Source = HostSource::Default;
   HostSource coresSource = HostSource::Default;
   HostSource amxSource = HostSource::Default;
+  HostSource bf16DotSource = HostSource::Default;
 
   /// Values that replace the model's where positive (a pass's options;
-  /// 0 keeps the model's); `amx` 1 or 0 pins amxBf16, -1 keeps it.
+  /// 0 keeps the model's); `amx` and `bf16Dot` 1 or 0 pin amxBf16 and
+  /// bf16Dot, -1 keeps them.
   struct Overrides {
     int64_t vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores;
-    int64_t amx = -1;
+    int64_t amx = -1, bf16Dot = -1;
   };
   HostMachine withOverrides(const Overrides &overrides) const;
 

@@ -86,12 +86,16 @@ def TadVectorizeContractionsPass
     Option<"amx", "amx", "int64_t", /*default=*/"-1",
            "bf16 x bf16 -> f32 matmuls on AMX tiles: 1 on, 0 off, -1 where "
            "the host has AMX-BF16 (TAD_HOST_AMX pins it too)">,
+    Option<"bf16Dot", "bf16-dot", "int64_t", /*default=*/"-1",
+           "bf16 x bf16 -> f32 matmuls on AVX512-BF16 dot products where "
+           "AMX is not used: 1 on, 0 off, -1 where the host has AVX512-BF16 "
+           "and no AMX (TAD_HOST_BF16_DOT pins it too)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::amx::AMXDialect"
+    "::mlir::amx::AMXDialect", "::mlir::x86vector::X86VectorDialect"
   ];
 }
 
@@ -231,6 +235,24 @@ def TadApproximateMathPass : Pass<"tad-approximate-math"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TadMathToLibmPass : Pass<"tad-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Call libm for f32/f64 expm1 and log1p, whose LLVM lowering "
+                "loses the digits of small arguments";
+  let description = [{
+    Upstream's `convert-math-to-llvm` computes `math.expm1` as `exp(x) - 1`
+    and `math.log1p` as `log(1 + x)`: expm1(1e-300) becomes 0, log1p(1e-8)
+    has a relative error of 1e-8. This pass turns those two ops (f32 and
+    f64, scalars and vectors element by element) into calls of libm's
+    `expm1[f]`/`log1p[f]` before that lowering. f32 ops in vectorized loops
+    are approximated accurately by `tad-approximate-math` before this pass
+    runs and are not affected.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

@@ -6,7 +6,7 @@
 // accumulators hoisted out of the k loop, outer-product FMAs.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/CPU/AmxMatmul.h"
+#include "passes/CPU/Bf16Matmul.h"
 #include "passes/CPU/HostMachine.h"
 #include "passes/CPU/Passes.h"
 
@@ -625,13 +625,20 @@ void TadVectorizeContractionsPass::scheduleContraction(
   std::optional<ContractionDims> dims = matmulDims(op);
   if (!dims || !op.hasPureBufferSemantics() || op.hasDynamicShape())
     return;
-  // bf16 products accumulating in f32 on AMX tiles where the host has them.
-  if (machine.amxBf16 &&
-      succeeded(tad::buildAmxMatmul(rewriter, op, machine.l2Bytes,
-                                    machine.cores, allowParallel))) {
+  // bf16 products accumulating in f32 on the host's bf16 units: AMX tiles,
+  // else AVX512-BF16 dot products.
+  for (auto [available, kernel, what] :
+       {std::tuple(machine.amxBf16, tad::Bf16Kernel::Amx,
+                   "bf16 on AMX tiles (32x32 blocks)"),
+        std::tuple(machine.bf16Dot, tad::Bf16Kernel::AvxDot,
+                   "bf16 on AVX512-BF16 dot products (8x32 register tiles)")}) {
+    if (!available ||
+        failed(tad::buildBf16Matmul(rewriter, op, kernel, machine.l2Bytes,
+                                    machine.cores, allowParallel)))
+      continue;
     if (printSchedule)
-      llvm::errs() << ("tad schedule: " + op->getName().getStringRef() +
-                       " bf16 on AMX tiles (32x32 blocks)\n")
+      llvm::errs() << ("tad schedule: " + op->getName().getStringRef() + " " +
+                       what + "\n")
                           .str();
     return;
   }
@@ -880,7 +887,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
     return signalPassFailure();
   }
   Machine machine = tad::hostMachine().withOverrides(
-      {vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores, amx});
+      {vectorBits, vectorRegisters, l1Bytes, l2Bytes, cores, amx, bf16Dot});
   if (printSchedule) {
     llvm::errs() << "tad schedule: machine model\n";
     machine.print(llvm::errs());

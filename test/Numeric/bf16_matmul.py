@@ -1,7 +1,8 @@
 """bf16 products: tad's forward and VJP of mm (plain and with transposed
 operands) and bmm on bf16 tensors against float64 on the same values,
-with the AMX kernel (TAD_HOST_AMX=1, on hosts that have AMX-BF16) and the
-vector schedule (TAD_HOST_AMX=0), at -O0 and -O3. The results are bf16:
+with each kernel the host can run -- the vector schedule on widened
+operands (vector), AMX tiles (amx, on hosts with AMX-BF16), AVX512-BF16 dot
+products (dot, on hosts with AVX512-BF16) -- at -O0 and -O3. The results are bf16:
 within 2^-8 of the reference's largest magnitude (one rounding of the
 output, f32 accumulation in either order)."""
 import os
@@ -33,10 +34,10 @@ func.func @f(%a: tensor<64x128xbf16>, %b: tensor<96x128xbf16>) -> tensor<64x96xb
   return %0 : tensor<64x96xbf16>
 }""", [(64, 128), (96, 128)], lambda a, b: a @ b.T),
     "mm_odd": ("""
-func.func @f(%a: tensor<40x100xbf16>, %b: tensor<100x70xbf16>) -> tensor<40x70xbf16> {
-  %0 = tad.mm %a, %b : (tensor<40x100xbf16>, tensor<100x70xbf16>) -> tensor<40x70xbf16>
+func.func @f(%a: tensor<40x101xbf16>, %b: tensor<101x70xbf16>) -> tensor<40x70xbf16> {
+  %0 = tad.mm %a, %b : (tensor<40x101xbf16>, tensor<101x70xbf16>) -> tensor<40x70xbf16>
   return %0 : tensor<40x70xbf16>
-}""", [(40, 100), (100, 70)], lambda a, b: a @ b),
+}""", [(40, 101), (101, 70)], lambda a, b: a @ b),
     "bmm": ("""
 func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16> {
   %0 = tad.bmm %a, %b : (tensor<4x32x64xbf16>, tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16>
@@ -45,11 +46,16 @@ func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x
 }
 
 
-def host_has_amx():
+def host_flags():
     try:
-        return "amx_bf16" in open("/proc/cpuinfo").read()
+        return open("/proc/cpuinfo").read().split()
     except OSError:
-        return False
+        return []
+
+
+# kernel: (TAD_HOST_AMX, TAD_HOST_BF16_DOT, the CPU flag it needs)
+KERNELS = {"vector": ("0", "0", None), "amx": ("1", "0", "amx_bf16"),
+           "dot": ("0", "1", "avx512_bf16")}
 
 
 def close(got, want, what, failures):
@@ -65,9 +71,13 @@ def close(got, want, what, failures):
 def main():
     rng = np.random.default_rng(0)
     failures = []
-    modes = ["0"] + (["1"] if host_has_amx() else [])
-    for amx in modes:
+    flags = host_flags()
+    for kernel, (amx, dot, flag) in KERNELS.items():
+        if flag and flag not in flags:
+            print(f"SKIP {kernel}: the host has no {flag}")
+            continue
         os.environ["TAD_HOST_AMX"] = amx
+        os.environ["TAD_HOST_BF16_DOT"] = dot
         for name, (text, shapes, ref) in PROGRAMS.items():
             args = [to_bf16(rng.standard_normal(s).astype(np.float32)) for s in shapes]
             values = [to_f32(a).astype(np.float64) for a in args]
@@ -78,7 +88,7 @@ def main():
             # transposed; through tad.t for the transposed programs.
             for opt in (0, 3):
                 m = tad.compile(text, vjp="f", opt_level=opt)
-                what = f"{name} amx={amx} -O{opt}"
+                what = f"{name} {kernel} -O{opt}"
                 close(m.f(*args), want, what + " forward", failures)
                 res = m.f_vjp(*args, ct)
                 grads = res[1:]

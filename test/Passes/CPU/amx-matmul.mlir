@@ -1,6 +1,6 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=1 parallel=true cores=2 l2-bytes=2097152}))' | FileCheck %s
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=1 parallel=true cores=2 l2-bytes=2097152 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCHED
-// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=0}))' | FileCheck %s --check-prefix=NOAMX
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 amx=0 bf16-dot=0}))' | FileCheck %s --check-prefix=NOAMX
 
 // A bf16 x bf16 -> f32 matmul with m, n multiples of 32 and k of 32 runs on
 // AMX tiles (the machine model pins AMX on: the verdict does not depend on

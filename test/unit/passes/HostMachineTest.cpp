@@ -193,5 +193,45 @@ TEST(HostMachineTest, PassOptionsOverride) {
   EXPECT_EQ(pinned.l1Bytes, m.l1Bytes);
   EXPECT_EQ(pinned.l2Bytes, 2 << 20);
   EXPECT_EQ(pinned.cores, 2);
+  EXPECT_FALSE(pinned.bf16Dot);
+  HostMachine dot = m.withOverrides({0, 0, 0, 0, 0, /*amx=*/0, /*bf16Dot=*/1});
+  EXPECT_TRUE(dot.bf16Dot);
+  EXPECT_FALSE(dot.amxBf16);
+}
+
+// bf16 matmuls: AMX where the CPU and the OS allow it; else AVX512-BF16 dot
+// products where the CPU has them (Zen 4 and 5); the environment pins both.
+TEST(HostMachineTest, Bf16Kernels) {
+  HostProbe zen4 = zen4Probe("/nonexistent/tad/sysfs");
+  zen4.cpuFeatures["avx512bf16"] = true;
+  HostMachine m = detectHostMachine(zen4);
+  EXPECT_FALSE(m.amxBf16);
+  EXPECT_TRUE(m.bf16Dot);
+
+  HostProbe sapphireRapids = zen4;
+  sapphireRapids.cpuFeatures["amx-tile"] = true;
+  sapphireRapids.cpuFeatures["amx-bf16"] = true;
+  sapphireRapids.osAmxTileData = true;
+  m = detectHostMachine(sapphireRapids);
+  EXPECT_TRUE(m.amxBf16);
+  EXPECT_FALSE(m.bf16Dot);
+
+  // Without the OS's AMX state the dot products are the kernel.
+  sapphireRapids.osAmxTileData = false;
+  m = detectHostMachine(sapphireRapids);
+  EXPECT_FALSE(m.amxBf16);
+  EXPECT_TRUE(m.bf16Dot);
+
+  // 0 pins a kernel off (other sizes ignore 0: it is not a size).
+  sapphireRapids.osAmxTileData = true;
+  m = detectHostMachine(withEnv(sapphireRapids, {{"TAD_HOST_AMX", "0"}}));
+  EXPECT_FALSE(m.amxBf16);
+  EXPECT_EQ(m.amxSource, HostSource::Environment);
+  m = detectHostMachine(withEnv(zen4, {{"TAD_HOST_BF16_DOT", "0"}}));
+  EXPECT_FALSE(m.bf16Dot);
+  EXPECT_EQ(m.bf16DotSource, HostSource::Environment);
+  m = detectHostMachine(withEnv(zen4Probe("/nonexistent/tad/sysfs"),
+                                {{"TAD_HOST_BF16_DOT", "1"}}));
+  EXPECT_TRUE(m.bf16Dot);
 }
 } // namespace

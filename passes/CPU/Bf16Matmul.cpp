@@ -1,24 +1,30 @@
-//===- AmxMatmul.cpp - bf16 matmuls on AMX tiles --------------------------===//
+//===- Bf16Matmul.cpp - bf16 matmuls on AMX tiles or AVX512-BF16 ----------===//
 //
-// A bf16 x bf16 -> f32 matmul (tad-widen-low-precision's products) on a CPU
-// with AMX: TDPBF16PS multiplies a 16x32 bf16 tile of A by a 16x32 tile of B
-// holding 16 k-pairs of 16 columns ("VNNI" layout: B[k, n] and B[k+1, n]
-// side by side) into a 16x16 f32 tile of C, 16K multiply-adds per
-// instruction. Measured on an Intel Xeon with AMX (docs/performance.md):
-// 14x the f32 FMA rate of one core in registers.
+// A bf16 x bf16 -> f32 matmul (tad-widen-low-precision's products) on the
+// CPU's bf16 units, with one of two kernels over the same data layout:
 //
-// Linux gives a process AMX state on request only: the runtime asks for it
-// before the first call (runtime/src/cpu/amx.c).
+// - AMX: TDPBF16PS multiplies a 16x32 bf16 tile of A by a 16x32 tile of B
+//   holding 16 k-pairs of 16 columns ("VNNI" layout: B[k, n] and B[k+1, n]
+//   side by side) into a 16x16 f32 tile of C, 16K multiply-adds per
+//   instruction. Measured on an Intel Xeon with AMX (docs/performance.md):
+//   14x the f32 FMA rate of one core in registers. Linux gives a process
+//   AMX state on request only: the runtime asks for it before the first
+//   call (runtime/src/cpu/amx.c).
+// - AVX512-BF16 (CPUs with it but no AMX: AMD Zen 4 and 5): VDPBF16PS adds
+//   the products of 16 k-pairs of A and B to 16 f32 sums, 32 multiply-adds
+//   per instruction where an f32 FMA does 16. A register tile of 8 rows x 32
+//   columns (16 accumulators); each row's k-pair of A is broadcast as one
+//   32-bit value against two vectors of a B panel row.
 //
-// The kernel: B is copied once into panels of 32 columns in that layout
-// (vector loads of two rows, interleaved as i16); the rows of A are read in
-// place. Four C tiles (32x32) stay in tile registers across k, with two A
-// and two B tiles: all eight tile registers. Rows of A are blocked so that
-// a block's rows stay in L2 while every B panel passes by; the row blocks
-// run in parallel.
+// B is copied once into panels of 32 columns in that layout (vector loads
+// of two rows, interleaved as i16); the rows of A are read in place. On
+// AMX, four C tiles (32x32) stay in tile registers across k, with two A and
+// two B tiles: all eight tile registers. Rows of A are blocked so that a
+// block's rows stay in L2 while every B panel passes by; the row blocks run
+// in parallel.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/CPU/AmxMatmul.h"
+#include "passes/CPU/Bf16Matmul.h"
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +32,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -227,11 +234,132 @@ Value paddedCopy(OpBuilder &b, Location loc, Value value, bool transposed,
   return copy;
 }
 
+/// `base` + `by` (no op for 0).
+Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
+  return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
+                  .getResult()
+            : base;
+}
+
+/// The 32x32 block of C at rows `m`, columns `n0` (panel `panel` of the
+/// packed B of batch `bi`), accumulated over all of K on AMX: 2x2 C tiles
+/// in tile registers, loaded from C or zeroed when `zeroInit`.
+void amxBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
+              Value bi, Value panel, Value m, Value n0, int64_t K,
+              bool zeroInit) {
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
+  auto inTile = amx::TileType::get({kTileRows, kTileK}, bf16);
+  auto accTile = amx::TileType::get({kTileRows, kTileRows}, f32);
+  SmallVector<Value> acc;
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      acc.push_back(zeroInit
+                        ? amx::TileZeroOp::create(b, loc, accTile).getResult()
+                        : amx::TileLoadOp::create(
+                              b, loc, accTile, c,
+                              ValueRange{offset(b, loc, m, kTileRows * i),
+                                         offset(b, loc, n0, kTileRows * j)})
+                              .getResult());
+  auto kLoop = scf::ForOp::create(
+      b, loc, index(b, loc, 0), index(b, loc, K), index(b, loc, kTileK), acc,
+      [&](OpBuilder &b, Location, Value k, ValueRange sums) {
+        Value kk = arith::DivUIOp::create(b, loc, k, index(b, loc, 2));
+        Value at[2], bt[2];
+        for (int64_t i = 0; i < 2; ++i)
+          at[i] = amx::TileLoadOp::create(
+              b, loc, inTile, a,
+              ValueRange{offset(b, loc, m, kTileRows * i), k});
+        for (int64_t j = 0; j < 2; ++j)
+          bt[j] = amx::TileLoadOp::create(
+              b, loc, inTile, packed,
+              ValueRange{bi, panel, kk, index(b, loc, kTileK * j)});
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j)
+            next.push_back(amx::TileMulFOp::create(b, loc, accTile, at[i],
+                                                   bt[j], sums[2 * i + j]));
+        scf::YieldOp::create(b, loc, next);
+      });
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j)
+      amx::TileStoreOp::create(b, loc, c,
+                               ValueRange{offset(b, loc, m, kTileRows * i),
+                                          offset(b, loc, n0, kTileRows * j)},
+                               kLoop.getResult(2 * i + j));
+}
+
+/// Rows of the AVX512-BF16 register tile (x 32 columns: 16 accumulators,
+/// two B vectors and a broadcast of the 32 registers).
+constexpr int64_t kDotRows = 8;
+
+/// The same block with VDPBF16PS, in register tiles of kDotRows x 32: per
+/// k-pair, two vectors of a packed B row (16 column pairs each) against
+/// the k-pair of each row of A broadcast as one 32-bit value.
+void dotBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
+              Value bi, Value panel, Value m0, Value n0, int64_t K,
+              bool zeroInit) {
+  constexpr int64_t lanes = 16;
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto accType = VectorType::get({lanes}, f32);
+  auto pairsType = VectorType::get({2 * lanes}, bf16);
+  buildLoop(b, loc, kBlock, kDotRows, false, [&](OpBuilder &b, Value dm) {
+    Value m = arith::AddIOp::create(b, loc, m0, dm);
+    SmallVector<Value> rows, cols;
+    for (int64_t i = 0; i < kDotRows; ++i)
+      rows.push_back(offset(b, loc, m, i));
+    for (int64_t j = 0; j < 2; ++j)
+      cols.push_back(offset(b, loc, n0, lanes * j));
+    SmallVector<Value> acc;
+    Value zero;
+    if (zeroInit)
+      zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+    for (int64_t i = 0; i < kDotRows; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        acc.push_back(zeroInit ? zero
+                               : vector::LoadOp::create(
+                                     b, loc, accType, c,
+                                     ValueRange{rows[i], cols[j]})
+                                     .getResult());
+    auto kLoop = scf::ForOp::create(
+        b, loc, index(b, loc, 0), index(b, loc, K / 2), index(b, loc, 1), acc,
+        [&](OpBuilder &b, Location, Value kk, ValueRange sums) {
+          Value k = arith::MulIOp::create(b, loc, kk, index(b, loc, 2));
+          Value bv[2];
+          for (int64_t j = 0; j < 2; ++j)
+            bv[j] = vector::LoadOp::create(
+                b, loc, pairsType, packed,
+                ValueRange{bi, panel, kk, index(b, loc, 2 * lanes * j)});
+          SmallVector<Value> next(sums);
+          for (int64_t i = 0; i < kDotRows; ++i) {
+            // A[m + i, k..k+1] as one i32, in every lane.
+            Value pair = vector::LoadOp::create(
+                b, loc, VectorType::get({2}, bf16), a,
+                ValueRange{rows[i], k});
+            Value word = vector::BitCastOp::create(
+                b, loc, VectorType::get({1}, i32), pair);
+            Value scalar =
+                vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+            Value splat = vector::BroadcastOp::create(
+                b, loc, VectorType::get({lanes}, i32), scalar);
+            Value av = vector::BitCastOp::create(b, loc, pairsType, splat);
+            for (int64_t j = 0; j < 2; ++j)
+              next[2 * i + j] = x86vector::DotBF16Op::create(
+                  b, loc, sums[2 * i + j], av, bv[j]);
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    for (int64_t i = 0; i < kDotRows; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        vector::StoreOp::create(b, loc, kLoop.getResult(2 * i + j), c,
+                                ValueRange{rows[i], cols[j]});
+  });
+}
+
 } // namespace
 
-LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  int64_t l2Bytes, int64_t cores,
-                                  bool parallel) {
+LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   Bf16Kernel kernel, int64_t l2Bytes,
+                                   int64_t cores, bool parallel) {
   bool batched = isa<linalg::BatchMatmulOp>(op);
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
       !op.hasPureBufferSemantics())
@@ -249,9 +377,10 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t batch = batched ? outType.getDimSize(0) : 1;
   int64_t M = outType.getDimSize(r), N = outType.getDimSize(r + 1),
           K = lhsType.getDimSize(layout->lhsTransposed ? r : r + 1);
-  // Padded to whole 32x32 blocks (and k to whole tiles): zeros add nothing.
+  // Padded to whole 32x32 blocks (and k to whole AMX tiles, or pairs):
+  // zeros add nothing.
   int64_t Mp = roundUp(M, kBlock), Np = roundUp(N, kBlock),
-          Kp = roundUp(K, kTileK);
+          Kp = roundUp(K, kernel == Bf16Kernel::Amx ? kTileK : 2);
 
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
@@ -299,9 +428,6 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   M = Mp, N = Np, K = Kp;
   Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N, parallel);
   temporaries.push_back(packed);
-  Type bf16 = rewriter.getBF16Type(), f32 = rewriter.getF32Type();
-  auto inTile = amx::TileType::get({kTileRows, kTileK}, bf16);
-  auto accTile = amx::TileType::get({kTileRows, kTileRows}, f32);
   // Batches run in parallel where there are several, else row blocks.
   bool parallelRows = parallel && batch == 1;
   int64_t rows = rowBlock(M, K, l2Bytes, parallelRows ? cores : 1);
@@ -315,49 +441,10 @@ LogicalResult tad::buildAmxMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
             arith::DivUIOp::create(b, loc, n0, index(b, loc, kBlock));
         buildLoop(b, loc, rows, kBlock, false, [&](OpBuilder &b, Value dm) {
           Value m = arith::AddIOp::create(b, loc, m0, dm);
-          auto offset = [&](Value base, int64_t by) -> Value {
-            return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
-                            .getResult()
-                      : base;
-          };
-          SmallVector<Value> acc;
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t j = 0; j < 2; ++j)
-              acc.push_back(
-                  zeroInit ? amx::TileZeroOp::create(b, loc, accTile)
-                                 .getResult()
-                           : amx::TileLoadOp::create(
-                                 b, loc, accTile, c,
-                                 ValueRange{offset(m, kTileRows * i),
-                                            offset(n0, kTileRows * j)})
-                                 .getResult());
-          auto kLoop = scf::ForOp::create(
-              b, loc, index(b, loc, 0), index(b, loc, K),
-              index(b, loc, kTileK), acc,
-              [&](OpBuilder &b, Location, Value k, ValueRange sums) {
-                Value kk = arith::DivUIOp::create(b, loc, k, index(b, loc, 2));
-                Value at[2], bt[2];
-                for (int64_t i = 0; i < 2; ++i)
-                  at[i] = amx::TileLoadOp::create(
-                      b, loc, inTile, a,
-                      ValueRange{offset(m, kTileRows * i), k});
-                for (int64_t j = 0; j < 2; ++j)
-                  bt[j] = amx::TileLoadOp::create(
-                      b, loc, inTile, packed,
-                      ValueRange{bi, panel, kk, index(b, loc, kTileK * j)});
-                SmallVector<Value> next;
-                for (int64_t i = 0; i < 2; ++i)
-                  for (int64_t j = 0; j < 2; ++j)
-                    next.push_back(amx::TileMulFOp::create(
-                        b, loc, accTile, at[i], bt[j], sums[2 * i + j]));
-                scf::YieldOp::create(b, loc, next);
-              });
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t j = 0; j < 2; ++j)
-              amx::TileStoreOp::create(b, loc, c,
-                                       ValueRange{offset(m, kTileRows * i),
-                                                  offset(n0, kTileRows * j)},
-                                       kLoop.getResult(2 * i + j));
+          if (kernel == Bf16Kernel::Amx)
+            amxBlock(b, loc, a, packed, c, bi, panel, m, n0, K, zeroInit);
+          else
+            dotBlock(b, loc, a, packed, c, bi, panel, m, n0, K, zeroInit);
         });
       });
     });
