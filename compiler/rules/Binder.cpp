@@ -37,11 +37,17 @@ FormulaValue FormulaValue::ofTensor(Value value) {
   return v;
 }
 
-FormulaValue FormulaValue::zero(RankedTensorType type) {
+FormulaValue FormulaValue::zero(RankedTensorType type, Value sizesOf) {
   FormulaValue v;
   v.kind = Kind::Zero;
   v.type = type;
+  if (sizesOf && sizesOf.getType() == type)
+    v.sizesOf = sizesOf;
   return v;
+}
+
+FormulaValue FormulaValue::zeroLike(const FormulaValue &like) {
+  return zero(like.type, like.kind == Kind::Tensor ? like.tensor : like.sizesOf);
 }
 
 FormulaValue FormulaValue::scalar(double value, bool isInteger) {
@@ -280,6 +286,8 @@ FailureOr<Value> Binder::materialize(const FormulaValue &value, Value like) {
   if (!value.type.hasStaticShape()) {
     // A constant has a static shape; zeros of a dynamic one take their
     // sizes from a tensor of the same type.
+    if (!like || like.getType() != value.type)
+      like = value.sizesOf;
     if (like && like.getType() == value.type)
       return ZerosLikeOp::create(builder, opLoc, like).getResult();
     return emitError(opLoc)
@@ -619,15 +627,20 @@ FailureOr<FormulaValue> Binder::arithmetic(const Expr &expr, StringRef op,
   auto zeroLike = [&](const FormulaValue &a,
                       const FormulaValue &b) -> FailureOr<FormulaValue> {
     if (!a.isTensorLike() || !b.isTensorLike())
-      return FormulaValue::zero(a.isTensorLike() ? a.type : b.type);
+      return FormulaValue::zeroLike(a.isTensorLike() ? a : b);
     std::optional<SmallVector<int64_t>> shape =
         broadcastShapes(a.type.getShape(), b.type.getShape());
     if (!shape)
       return error(expr) << "shapes " << shapeToString(a.type.getShape())
                          << " and " << shapeToString(b.type.getShape())
                          << " are not broadcast-compatible";
-    return FormulaValue::zero(
-        RankedTensorType::get(*shape, a.type.getElementType()));
+    auto type = RankedTensorType::get(*shape, a.type.getElementType());
+    // Sizes from an operand of the result's type, if there is one.
+    Value sizesOf;
+    for (const FormulaValue *operand : {&a, &b})
+      if (!sizesOf && operand->type == type)
+        sizesOf = FormulaValue::zeroLike(*operand).sizesOf;
+    return FormulaValue::zero(type, sizesOf);
   };
   bool lZero = lhs.kind == Kind::Zero, rZero = rhs.kind == Kind::Zero;
   if (op == "*" && (lZero || rZero))
@@ -768,6 +781,7 @@ FailureOr<FormulaValue> Binder::evalCall(const Expr &expr) {
     return FormulaValue::tuple(std::move(args));
   name.consume_front("at::");
   name.consume_front("std::");
+  name.consume_front("c10::");
   name.consume_back("_symint");
   if (std::optional<FailureOr<FormulaValue>> builtin =
           callFormatBuiltin(expr, name, args))
@@ -807,6 +821,20 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     int64_t begin = std::clamp<int64_t>(static_cast<int64_t>(args[1].number), 0, size);
     int64_t end = std::clamp<int64_t>(static_cast<int64_t>(args[2].number), begin, size);
     return FormulaValue::intList(ArrayRef<int64_t>(self.ints).slice(begin, end - begin));
+  }
+  // multiply_integers(list): the product of a size list (1 for an empty
+  // one), e.g. the number of elements a norm reduces over: static where
+  // those sizes are, whatever the other sizes of the tensor are.
+  if (name == "multiply_integers" && args.size() == 1 &&
+      self.kind == Kind::IntList) {
+    int64_t product = 1;
+    for (auto [i, size] : llvm::enumerate(self.ints)) {
+      if (ShapedType::isDynamic(size))
+        return programError(expr) << "element " << i << " of the sizes is "
+                                  << "dynamic; " << kDynamicSizeRule;
+      product *= size;
+    }
+    return FormulaValue::scalar(product, true);
   }
   if (name == "broadcast_shapes" && args.size() == 2 && self.kind == Kind::IntList &&
       args[1].kind == Kind::IntList) {
@@ -913,7 +941,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
 
   // Gradient plumbing that is the engine's business, not an op.
   if (name == "zeros_like" && needTensor())
-    return FormulaValue::zero(self.type);
+    return FormulaValue::zeroLike(self);
   if (name == "ones_like" && needTensor() && args.size() == 1)
     return callOpByName(expr, "full_like",
                         {self, FormulaValue::scalar(1.0, false)});
@@ -941,7 +969,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     if (self.type.getShape() == args[1].type.getShape())
       return self;
     if (self.kind == Kind::Zero)
-      return FormulaValue::zero(args[1].type);
+      return FormulaValue::zeroLike(args[1]);
     return callOpByName(expr, op,
                         {self, FormulaValue::intList(args[1].type.getShape())});
   }

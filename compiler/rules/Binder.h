@@ -38,6 +38,9 @@ struct FormulaValue {
   Kind kind = Kind::None;
   Value tensor;
   RankedTensorType type; // Tensor and Zero
+  /// Zero: a tensor of `type` whose sizes a zero of dynamic shape takes
+  /// when it must be materialized (null when none is known).
+  Value sizesOf;
   double number = 0;
   bool isInteger = false;
   bool flag = false;
@@ -47,7 +50,9 @@ struct FormulaValue {
 
   static FormulaValue none() { return {}; }
   static FormulaValue ofTensor(Value value);
-  static FormulaValue zero(RankedTensorType type);
+  static FormulaValue zero(RankedTensorType type, Value sizesOf = {});
+  /// A zero of `like`'s type (shape and sizes as `like`'s).
+  static FormulaValue zeroLike(const FormulaValue &like);
   static FormulaValue scalar(double value, bool isInteger);
   static FormulaValue boolean(bool value);
   static FormulaValue intList(ArrayRef<int64_t> values);

@@ -82,6 +82,7 @@ Binder::callFormatBuiltin(const Expr &expr, StringRef name,
 bool Binder::isBuiltinFunction(StringRef name) {
   name.consume_front("at::");
   name.consume_front("std::");
+  name.consume_front("c10::");
   name.consume_back("_symint");
   static const llvm::StringSet<> builtins = {
       // evalCall
@@ -95,7 +96,7 @@ bool Binder::isBuiltinFunction(StringRef name) {
       "suggest_memory_format", "defined", "has_value", "value_or",
       "zeros_like", "ones_like", "maybe_multiply", "sum_to", "expand_as",
       "view_as", "reshape_as", "range", "to", "sqrt", "list_slice",
-      "broadcast_shapes",
+      "broadcast_shapes", "multiply_integers",
       // callTensorBuiltin
       "new_zeros", "permute_backwards", "to_args_sizes", "to_args_scalartypes",
       "cat_tensors_backward", "repeat_backward", "constant_pad_nd_backward",

@@ -9,6 +9,7 @@
 #include "passes/ABI/CheckSites.h"
 #include "passes/ABI/Passes.h"
 
+#include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TadOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -166,7 +167,23 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
           equalChecks(op, 0, 0, 1, 0, checks);
       })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
-          [&](Operation *) { viewChecks(op, checks); });
+          [&](Operation *) { viewChecks(op, checks); })
+      // The pieces of a join agree in every dimension but the joined one
+      // (stack: in every dimension).
+      .Case([&](CatOp o) {
+        int64_t rank = o.getType().getRank();
+        std::optional<int64_t> dim = wrapDim(o.getDim(), rank);
+        for (unsigned i = 1, e = op->getNumOperands(); i < e; ++i)
+          for (int64_t d = 0; d < rank; ++d)
+            if (d != dim)
+              equalChecks(op, 0, d, i, d, checks);
+      })
+      .Case([&](StackOp o) {
+        int64_t rank = tensorType(op->getOperand(0)).getRank();
+        for (unsigned i = 1, e = op->getNumOperands(); i < e; ++i)
+          for (int64_t d = 0; d < rank; ++d)
+            equalChecks(op, 0, d, i, d, checks);
+      });
   return checks;
 }
 

@@ -96,6 +96,20 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
       auto sizeValue = dyn_cast<Value>(size);
       return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
     }
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      // The result's sizes are the slice's without the dropped unit sizes
+      // of a rank-reducing slice.
+      llvm::SmallBitVector dropped = extract.getDroppedDims();
+      SmallVector<OpFoldResult> sizes = extract.getMixedSizes();
+      int64_t kept = -1;
+      for (auto [d, size] : llvm::enumerate(sizes)) {
+        if (dropped.test(d) || ++kept != dim)
+          continue;
+        auto sizeValue = dyn_cast<Value>(size);
+        return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
+      }
+      return std::nullopt;
+    }
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
       // A group of one dynamic size and 1s keeps that size.
       std::optional<int64_t> kept;

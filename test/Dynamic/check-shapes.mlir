@@ -74,3 +74,23 @@ func.func @nothing(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
   %2 = tad.relu %0 : tensor<?x3xf32>
   return %2 : tensor<?x3xf32>
 }
+
+// The pieces of a cat agree in every dimension but the joined one, those of
+// a stack in every dimension: each later piece against the first.
+// CHECK-LABEL: func.func @joins
+// CHECK:         tensor.dim %arg1, %{{.*}}
+// CHECK:         tensor.dim %arg0, %{{.*}}
+// CHECK:         arith.cmpi ne
+// CHECK:         func.call @__tad_fail_shape
+// CHECK:         tad.cat
+// CHECK:         tensor.dim %arg2, %{{.*}}
+// CHECK:         tensor.dim %arg0, %{{.*}}
+// CHECK:         arith.cmpi ne
+// CHECK:         func.call @__tad_fail_shape
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tad.stack
+func.func @joins(%a: tensor<?x3xf32>, %b: tensor<?x5xf32>, %c: tensor<?x3xf32>) -> (tensor<?x8xf32>, tensor<?x2x3xf32>) {
+  %0 = tad.cat %a, %b {dim = 1 : i64} : (tensor<?x3xf32>, tensor<?x5xf32>) -> tensor<?x8xf32>
+  %1 = tad.stack %a, %c {dim = 1 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x2x3xf32>
+  return %0, %1 : tensor<?x8xf32>, tensor<?x2x3xf32>
+}

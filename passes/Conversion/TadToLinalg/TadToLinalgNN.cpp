@@ -132,7 +132,8 @@ std::pair<Value, Value> moments(OpBuilder &b, Location loc, Value x,
   SmallVector<Iter> iters(rank, Iter::parallel);
   for (int64_t d : dims)
     iters[d] = Iter::reduction;
-  Value init = zeros(b, loc, typeOf(mean));
+  Value init = filled(b, loc, typeOf(mean).getShape(), type.getElementType(),
+                      0.0, keptSources(x, complement(rank, dims)));
   Value sq = generic(
       b, loc, ValueRange{x, mean}, init, {id, reduced, reduced}, iters,
       [](OpBuilder &nb, Location nl, ValueRange args) -> SmallVector<Value> {
@@ -179,7 +180,8 @@ Value normalize(OpBuilder &b, Location loc, Value x, Value mean, Value rstd,
                   if (next < args.size())
                     y = arith::AddFOp::create(nb, nl, y, args[next]);
                   return y;
-                });
+                },
+                keptSources(x, range(0, type.getRank())));
 }
 
 SmallVector<Value> lowerLayerNorm(NativeLayerNormOp op,

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -322,26 +323,76 @@ int64_t lowering::numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
   return count;
 }
 
+/// Whether dimension `dim` (of a rank-`rank` tensor, may be negative) is
+/// static in `type`.
+static bool isStaticDim(Type type, int64_t dim) {
+  auto tensor = cast<RankedTensorType>(type);
+  std::optional<int64_t> d = wrapDim(dim, tensor.getRank());
+  return d && !tensor.isDynamicDim(*d);
+}
+
+/// Whether all of `types` are static in dimension `dim`.
+static bool staticIn(TypeRange types, int64_t dim) {
+  return llvm::all_of(types, [&](Type type) { return isStaticDim(type, dim); });
+}
+
 bool lowering::lowersDynamicShapes(Operation *op) {
   // Each of these lowerings reads dynamic sizes from its operands, and
   // tad-check-shapes checks the sizes it assumes equal.
-  return isa<
-      // Elementwise (buildElementwise).
-      NegOp, ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, AddTensorOp, SubTensorOp,
-      MulTensorOp, DivTensorOp, ThresholdBackwardOp, TanhBackwardOp,
-      SigmoidBackwardOp, AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp,
-      DivScalarOp,
-      // Conversions (buildElementwise; tad-widen-low-precision's too).
-      ToCopyOp,
-      // Products (buildProduct, addScaledProduct).
-      MmOp, AddmmOp, BmmOp, MvOp, DotOp,
-      // Reductions and losses (buildSum, elementCount).
-      SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
-      MseLossBackwardOp,
-      // Shapes (reshapeTo, buildTranspose).
-      TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp,
-      // Classification (TadToLinalgNN.cpp).
-      SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op);
+  if (isa<
+          // Elementwise (buildElementwise).
+          NegOp, ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, AddTensorOp,
+          SubTensorOp, MulTensorOp, DivTensorOp, ThresholdBackwardOp,
+          TanhBackwardOp, SigmoidBackwardOp, AddScalarOp, SubScalarOp,
+          RsubScalarOp, MulScalarOp, DivScalarOp,
+          // Math and activations (TadToLinalgActivation.cpp, all through
+          // buildElementwise; the ops of several operands broadcast them).
+          Log1pOp, SqrtOp, RsqrtOp, ReciprocalOp, AbsOp, ErfOp, SinOp, ErfcOp,
+          Expm1Op, AtanOp, AsinOp, AcosOp, Atan2Op, CosOp, SignOp, FloorOp,
+          PowTensorScalarOp, PowTensorTensorOp, ThresholdOp, GeluOp, SiluOp,
+          MishOp, HardswishOp, HardsigmoidOp, LeakyReluOp, EluOp, SoftplusOp,
+          HardtanhOp, GeluBackwardOp, LeakyReluBackwardOp,
+          SoftplusBackwardOp, HardtanhBackwardOp, HardswishBackwardOp,
+          HardsigmoidBackwardOp, EluBackwardOp, MaximumOp, MinimumOp,
+          LerpTensorOp, AddcmulOp, AddcdivOp, ClampOp, ClampMinOp, ClampMaxOp,
+          WhereSelfOp,
+          // Conversions (buildElementwise; tad-widen-low-precision's too).
+          ToCopyOp,
+          // Products (buildProduct, addScaledProduct).
+          MmOp, AddmmOp, BmmOp, MvOp, DotOp,
+          // Reductions and losses (buildSum, elementCount).
+          SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
+          MseLossBackwardOp,
+          // Shapes (reshapeTo, buildTranspose).
+          TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp,
+          // Classification (TadToLinalgNN.cpp).
+          SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op))
+    return true;
+  // Layer norm over static normalized sizes (its count is a constant);
+  // the leading sizes may be dynamic.
+  if (auto norm = dyn_cast<NativeLayerNormOp>(op)) {
+    auto type = norm.getInput().getType();
+    int64_t axis = type.getRank() - norm.getNormalizedShape().size();
+    return llvm::none_of(type.getShape().drop_front(axis),
+                         ShapedType::isDynamic);
+  }
+  // Slices and joins along a static dimension (TadToLinalgViewsAndSlices.cpp:
+  // their other sizes are read from the operands, and tad-check-shapes
+  // checks that the pieces of a join agree in them).
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<SliceTensorOp, SplitTensorOp, SplitWithSizesOp, UnbindIntOp>(
+          [](auto slice) {
+            return staticIn(slice.getSelf().getType(), slice.getDim());
+          })
+      .Case([](SliceBackwardOp slice) {
+        return staticIn(slice.getType(), slice.getDim());
+      })
+      .Case([](CatOp cat) {
+        return staticIn(cat.getTensors().getTypes(), cat.getDim()) &&
+               staticIn(cat.getType(), cat.getDim());
+      })
+      .Case([](StackOp) { return true; }) // the new dimension is static
+      .Default(false);
 }
 
 bool lowering::hasStaticShapes(Operation *op) {

@@ -27,6 +27,25 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   });
 }
 
+/// `sizes` with each dynamic size read from the same dimension of `like`
+/// (a tensor of the same rank that has it: the source of a slice, the
+/// destination of an insert).
+SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t> sizes, Value like) {
+  SmallVector<OpFoldResult> mixed;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    mixed.push_back(ShapedType::isDynamic(size)
+                        ? OpFoldResult(tensor::DimOp::create(b, loc, like, d)
+                                           .getResult())
+                        : b.getIndexAttr(size));
+  return mixed;
+}
+
+/// Whether `type` has no elements whatever its dynamic sizes are.
+bool isEmpty(RankedTensorType type) {
+  return llvm::is_contained(type.getShape(), 0);
+}
+
 /// Per-dimension offsets, sizes and strides of a slice of `shape` that
 /// selects [start, start + length * step) with `step` along `dim`.
 struct SliceSpec {
@@ -43,34 +62,55 @@ SliceSpec sliceSpec(ArrayRef<int64_t> shape, int64_t dim, int64_t start,
   return spec;
 }
 
-/// The slice `spec` of `source`. A zero-size slice is an empty tensor: its
-/// offsets may equal the source's size (the last piece of a split), which
-/// tensor.extract_slice does not accept.
+/// The slice `spec` of `source`; its dynamic sizes are the source's (a
+/// slice cuts a static dimension). A zero-size slice is an empty tensor:
+/// its offsets may equal the source's size (the last piece of a split),
+/// which tensor.extract_slice does not accept.
 Value extract(OpBuilder &b, Location loc, Value source, RankedTensorType type,
               const SliceSpec &spec) {
-  if (type.getNumElements() == 0)
-    return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                   type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, type, source,
-                                        indexAttrs(b, spec.offsets),
-                                        indexAttrs(b, spec.sizes),
-                                        indexAttrs(b, spec.strides));
+  if (isEmpty(type)) {
+    SmallVector<SizeSource> sources;
+    for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+      sources.push_back({source, d});
+    return emptyTensor(b, loc, type, sources);
+  }
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, indexAttrs(b, spec.offsets),
+      mixedSizes(b, loc, spec.sizes, source), indexAttrs(b, spec.strides));
 }
 
-/// `dest` with `source` written at the slice `spec`; unchanged for a
-/// zero-size `source` (see extract).
+/// `dest` with `source` written at the slice `spec` (dynamic sizes: the
+/// destination's); unchanged for a zero-size `source` (see extract).
 Value insert(OpBuilder &b, Location loc, Value source, Value dest,
              const SliceSpec &spec) {
-  if (cast<RankedTensorType>(source.getType()).getNumElements() == 0)
+  if (isEmpty(cast<RankedTensorType>(source.getType())))
     return dest;
-  return tensor::InsertSliceOp::create(b, loc, source, dest,
-                                       indexAttrs(b, spec.offsets),
-                                       indexAttrs(b, spec.sizes),
-                                       indexAttrs(b, spec.strides));
+  return tensor::InsertSliceOp::create(
+      b, loc, source, dest, indexAttrs(b, spec.offsets),
+      mixedSizes(b, loc, spec.sizes, dest), indexAttrs(b, spec.strides));
 }
 
-Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
-  return filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()));
+/// The sources of the sizes of a tensor with `like`'s dimensions and,
+/// when `insertedDim` is set, one more there (stack, select_backward).
+SmallVector<SizeSource> sourcesLike(Value like, int64_t rank,
+                                    std::optional<int64_t> insertedDim = {}) {
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    sources.push_back(
+        {like, insertedDim && d > *insertedDim ? d - 1 : d});
+  return sources;
+}
+
+/// A tensor of `type` whose dynamic sizes are those of `like` (same rank).
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type, Value like) {
+  return emptyTensor(b, loc, type, sourcesLike(like, type.getRank()));
+}
+
+/// Zeros of `type`, dynamic sizes from `sources`.
+Value zeros(OpBuilder &b, Location loc, RankedTensorType type,
+            ArrayRef<SizeSource> sources) {
+  return filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()),
+                      sources);
 }
 
 template <typename OpTy>
@@ -120,7 +160,8 @@ Value lowerSliceBackward(SliceBackwardOp op, SliceBackwardOp::Adaptor adaptor,
       sliceBounds(shape[dim], static_cast<int64_t>(op.getStart()),
                   static_cast<int64_t>(op.getEnd()), step);
   return insert(b, op.getLoc(), adaptor.getGradOutput(),
-                zeros(b, op.getLoc(), type),
+                zeros(b, op.getLoc(), type,
+                      sourcesLike(adaptor.getGradOutput(), type.getRank())),
                 sliceSpec(shape, dim, bounds.start, bounds.length, step));
 }
 
@@ -144,7 +185,9 @@ Value lowerSelectBackward(SelectBackwardOp op, SelectBackwardOp::Adaptor adaptor
   if (index < 0)
     index += shape[dim];
   return insert(b, op.getLoc(), adaptor.getGradOutput(),
-                zeros(b, op.getLoc(), type), sliceSpec(shape, dim, index, 1, 1));
+                zeros(b, op.getLoc(), type,
+                      sourcesLike(adaptor.getGradOutput(), type.getRank(), dim)),
+                sliceSpec(shape, dim, index, 1, 1));
 }
 
 Value lowerClone(CloneOp, CloneOp::Adaptor adaptor, OpBuilder &) {
@@ -173,8 +216,8 @@ Value lowerCat(CatOp op, CatOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   if (adaptor.getTensors().size() == 1)
     return adaptor.getTensors()[0];
-  Value result =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  // The dimensions but `dim` are every piece's (tad-check-shapes).
+  Value result = emptyLike(b, loc, type, adaptor.getTensors()[0]);
   int64_t offset = 0;
   for (Value piece : adaptor.getTensors()) {
     ArrayRef<int64_t> shape = cast<RankedTensorType>(piece.getType()).getShape();
@@ -189,8 +232,9 @@ Value lowerStack(StackOp op, StackOp::Adaptor adaptor, OpBuilder &b) {
   auto type = cast<RankedTensorType>(op.getType());
   int64_t dim = *wrapDim(op.getDim(), type.getRank());
   Location loc = op.getLoc();
-  Value result =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  // Every piece has the result's sizes without `dim` (tad-check-shapes).
+  Value result = emptyTensor(
+      b, loc, type, sourcesLike(adaptor.getTensors()[0], type.getRank(), dim));
   for (auto [i, piece] : llvm::enumerate(adaptor.getTensors()))
     result = insert(b, loc, piece, result,
                     sliceSpec(type.getShape(), dim, i, 1, 1));
