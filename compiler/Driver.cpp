@@ -95,6 +95,11 @@ LogicalResult mlir::tad::verifyCompileOptions(
       (pipeline.matmulRegisterTile.size() != 2 ||
        !llvm::all_of(pipeline.matmulRegisterTile, positive)))
     return error() << "--matmul-register-tile expects two positive sizes mr,nr";
+  if (!pipeline.dynamicBlocks.empty() &&
+      (pipeline.dynamicBlocks.size() != 3 ||
+       !llvm::all_of(pipeline.dynamicBlocks, positive)))
+    return error() << "--dynamic-blocks expects three positive sizes "
+                      "row-block,large-block,block-work";
   if (output.path == "-" && !isTextualOutput(output.kind))
     return error() << "--emit="
                    << (output.kind == OutputKind::Object ? "obj" : "so")

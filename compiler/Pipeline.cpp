@@ -60,8 +60,14 @@ static void addBufferOptimizations(OpPassManager &pm,
     return;
   pm.addPass(tad::createTadRowWindowMatmulsPass());
   pm.addPass(tad::createTadCollapseDimsPass());
-  // Matmuls over a dynamic batch: static blocks for the schedule below.
-  pm.addPass(tad::createTadBlockDynamicRowsPass());
+  // Ops over a dynamic batch: static blocks for the kernels below.
+  tad::TadBlockDynamicRowsPassOptions blocks;
+  if (options.dynamicBlocks.size() == 3) {
+    blocks.rowBlock = options.dynamicBlocks[0];
+    blocks.largeBlock = options.dynamicBlocks[1];
+    blocks.blockWork = options.dynamicBlocks[2];
+  }
+  pm.addPass(tad::createTadBlockDynamicRowsPass(blocks));
   if (options.outlineKernels)
     pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;

@@ -39,6 +39,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "matmul-register-tile",
       llvm::cl::desc("Register tile mr,nr of matmul-like ops (default: from "
                      "the host's vector width)")};
+  PassOptions::ListOption<int64_t> dynamicBlocks{
+      *this, "dynamic-blocks",
+      llvm::cl::desc("row-block,large-block,block-work of "
+                     "tad-block-dynamic-rows (default: the pass's)")};
   PassOptions::Option<bool> matmulPack{
       *this, "matmul-pack",
       llvm::cl::desc("Copy the B operand of large matmuls into register-"

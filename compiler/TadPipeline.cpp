@@ -100,6 +100,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
       ArrayRef<int64_t>(llvm::to_vector(options.matmulCacheTiles));
   cpu.matmulRegisterTile =
       ArrayRef<int64_t>(llvm::to_vector(options.matmulRegisterTile));
+  cpu.dynamicBlocks = ArrayRef<int64_t>(llvm::to_vector(options.dynamicBlocks));
   cpu.printSchedule = options.printSchedule;
   cpu.matmulPack = options.matmulPack;
   cpu.outlineKernels = options.outlineKernels;

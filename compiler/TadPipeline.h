@@ -92,6 +92,10 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
   PassOptions::ListOption<int64_t> matmulRegisterTile{
       *this, "matmul-register-tile",
       llvm::cl::desc("Register tile mr,nr of matmul-like ops")};
+  PassOptions::ListOption<int64_t> dynamicBlocks{
+      *this, "dynamic-blocks",
+      llvm::cl::desc("Blocks of ops over a dynamic batch: small and large "
+                     "matmul rows, iterations of other ops")};
   PassOptions::Option<bool> matmulPack{
       *this, "matmul-pack",
       llvm::cl::desc("Pack the B operand of large matmuls"),

@@ -1,11 +1,15 @@
 //===- BlockDynamicRows.cpp - matmuls of a dynamic row count in blocks ----===//
 //
 // See TadBlockDynamicRowsPass in Passes.td. The matmul schedule
-// (tad-vectorize-contractions) needs static shapes; a matmul whose rows
-// are dynamic (a dynamic batch) becomes a loop over blocks of a static
-// number of rows, and the last, partial block is computed in zero-padded
-// temporaries of the block's size, so that every matmul the schedule sees
-// is static.
+// (tad-vectorize-contractions) and the outlined, vectorized kernels
+// (tad-outline-kernels) need static shapes; an op whose one dynamic size is
+// the outer dimension of its operands (a dynamic batch) becomes a loop over
+// blocks of a static number of rows. A matmul's rows go in large blocks,
+// then small ones, and the last, partial block is computed in zero-padded
+// temporaries of the small block's size, so that every matmul the schedule
+// sees is static; other ops (elementwise, reductions, batch matmuls,
+// transposes) leave their last, partial block to a dynamic op of fewer
+// rows than a block.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/CPU/Passes.h"
@@ -15,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADBLOCKDYNAMICROWSPASS
@@ -62,14 +67,119 @@ std::optional<unsigned> dynamicRowDim(linalg::MatmulOp op) {
   return dynamic;
 }
 
-/// Rows [offset, offset + size) of the 2-D buffer `value`.
+/// Rows [offset, offset + size) (along dimension 0) of the buffer `value`,
+/// whose other dimensions are static.
 Value rows(OpBuilder &b, Location loc, Value value, OpFoldResult offset,
            OpFoldResult size) {
   auto type = cast<MemRefType>(value.getType());
-  SmallVector<OpFoldResult> offsets{offset, b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes{size, b.getIndexAttr(type.getDimSize(1))};
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes{size};
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  offsets[0] = offset;
+  for (int64_t size : type.getShape().drop_front())
+    sizes.push_back(b.getIndexAttr(size));
   return memref::SubViewOp::create(b, loc, value, offsets, sizes, strides);
+}
+
+/// The loop dimension of a linalg op on buffers that is its only dynamic
+/// size and dimension 0 of every operand that uses it (every other operand
+/// static), whose body does not read that loop index: blocks of it are the
+/// same op on row subviews.
+std::optional<unsigned> dynamicOuterDim(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics())
+    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  std::optional<unsigned> dynamic;
+  for (auto [d, bound] : llvm::enumerate(bounds)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    if (dynamic)
+      return std::nullopt;
+    dynamic = d;
+  }
+  if (!dynamic)
+    return std::nullopt;
+  AffineExpr dimExpr = getAffineDimExpr(*dynamic, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type) {
+      if (isa<ShapedType>(operand.get().getType()))
+        return std::nullopt;
+      continue; // a scalar (linalg.fill's value)
+    }
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> position = map.getResultPosition(dimExpr);
+    bool restStatic = llvm::none_of(type.getShape().drop_front(),
+                                    ShapedType::isDynamic);
+    if (position ? *position != 0 || !restStatic || map.getResult(0) != dimExpr
+                 : !type.hasStaticShape())
+      return std::nullopt;
+  }
+  bool readsIndex = false;
+  op->walk([&](linalg::IndexOp index) {
+    readsIndex |= index.getDim() == *dynamic;
+  });
+  if (readsIndex)
+    return std::nullopt;
+  return dynamic;
+}
+
+/// Replaces `op` by a loop over full blocks of `block` along its dynamic
+/// dimension `dim` (static ops on row subviews) and the same op on the
+/// rest, fewer than `block` rows (dynamic); returns that last op.
+Operation *splitOffBlocks(linalg::LinalgOp op, unsigned dim, int64_t block) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  AffineExpr dimExpr = getAffineDimExpr(dim, op.getContext());
+  SmallVector<bool> usesDim;
+  Value dynamicOperand;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool uses = isa<MemRefType>(operand.get().getType()) &&
+                op.getMatchingIndexingMap(&operand)
+                    .getResultPosition(dimExpr)
+                    .has_value();
+    usesDim.push_back(uses);
+    if (uses && !dynamicOperand)
+      dynamicOperand = operand.get();
+  }
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+  Value size = memref::DimOp::create(b, loc, dynamicOperand, 0);
+  Value full = arith::DivUIOp::create(b, loc, size, blockSize);
+  Value done = arith::MulIOp::create(b, loc, full, blockSize);
+  auto cloneOn = [&](OpBuilder &cb, ValueRange operands) {
+    IRMapping mapping;
+    mapping.map(op->getOperands(), operands);
+    return cb.clone(*op, mapping);
+  };
+  scf::ForOp::create(
+      b, loc, zeroIndex, full, one, ValueRange{},
+      [&](OpBuilder &lb, Location ll, Value i, ValueRange) {
+        Value start = arith::MulIOp::create(lb, ll, i, blockSize);
+        SmallVector<Value> operands;
+        for (auto [k, operand] : llvm::enumerate(op->getOperands()))
+          operands.push_back(usesDim[k] ? rows(lb, ll, operand, start,
+                                               lb.getIndexAttr(block))
+                                        : operand);
+        cloneOn(lb, operands);
+        scf::YieldOp::create(lb, ll);
+      });
+  Value rest = arith::SubIOp::create(b, loc, size, done);
+  SmallVector<Value> operands;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands()))
+    operands.push_back(usesDim[k] ? rows(b, loc, operand, done, rest)
+                                  : operand);
+  Operation *last = cloneOn(b, operands);
+  op->erase();
+  return last;
+}
+
+/// Rows per block of an op whose rows (all loop sizes but the dynamic one)
+/// hold `rowWork` iterations: enough rows for `target` iterations.
+int64_t rowsFor(int64_t rowWork, int64_t target) {
+  return std::max<int64_t>(1, llvm::divideCeil(target, std::max<int64_t>(
+                                                           rowWork, 1)));
 }
 
 /// `op` again, with its indexing maps, on `operands` (inputs, then init).
@@ -157,19 +267,48 @@ struct TadBlockDynamicRowsPass
     : tad::impl::TadBlockDynamicRowsPassBase<TadBlockDynamicRowsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (rowBlock <= 0) {
-      getOperation()->emitError("tad-block-dynamic-rows: row-block must be "
-                                "positive, got ")
-          << rowBlock;
+    if (rowBlock <= 0 || blockWork <= 0) {
+      getOperation()->emitError("tad-block-dynamic-rows: row-block and "
+                                "block-work must be positive, got ")
+          << rowBlock << " and " << blockWork;
       return signalPassFailure();
     }
     SmallVector<std::pair<linalg::MatmulOp, unsigned>> matmuls;
-    getOperation()->walk([&](linalg::MatmulOp op) {
-      if (std::optional<unsigned> dim = dynamicRowDim(op))
-        matmuls.push_back({op, *dim});
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> others;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+        if (std::optional<unsigned> dim = dynamicRowDim(matmul))
+          matmuls.push_back({matmul, *dim});
+      } else if (std::optional<unsigned> dim = dynamicOuterDim(op)) {
+        others.push_back({op, *dim});
+      }
     });
-    for (auto [op, dim] : matmuls)
+    // Matmuls: large blocks, a quarter as large ones on the rest, ... down
+    // to the small blocks and a zero-padded rest.
+    for (auto [op, dim] : matmuls) {
+      for (int64_t block = largeBlock; block > rowBlock; block /= 4)
+        op = cast<linalg::MatmulOp>(splitOffBlocks(op, dim, block));
       blockRows(op, dim, rowBlock);
+    }
+    // Other ops: blocks of `block-work` iterations, a quarter as many on
+    // the rest, ... while a block has at least `block-work` / 16 (and one
+    // row); what is left, if anything, stays a dynamic op.
+    for (auto [op, dim] : others) {
+      SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+      int64_t rowWork = 1;
+      for (auto [d, bound] : llvm::enumerate(bounds))
+        if (d != dim)
+          rowWork *= bound;
+      Operation *rest = op;
+      // At least 4 rows per largest block: 4 batches of a batch matmul
+      // split over the cores better than the rows of one.
+      int64_t block = std::max<int64_t>(4, rowsFor(rowWork, blockWork));
+      for (; block >= 1 && block * rowWork * 16 >= blockWork; block /= 4) {
+        rest = splitOffBlocks(cast<linalg::LinalgOp>(rest), dim, block);
+        if (block == 1) // blocks of one row leave nothing
+          rest->erase();
+      }
+    }
   }
 };
 

@@ -319,22 +319,41 @@ def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
 }
 
 def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
-  let summary = "Split matmuls over a dynamic row count into static blocks";
+  let summary = "Split linalg ops over a dynamic row count into static blocks";
   let description = [{
     On buffers, before `tad-outline-kernels` and
-    `tad-vectorize-contractions`, whose schedule needs static shapes. A
-    `linalg.matmul` whose one dynamic loop dimension is the rows of every
+    `tad-vectorize-contractions`, whose kernels and schedules need static
+    shapes.
+
+    A `linalg.matmul` whose one dynamic loop dimension is the rows of every
     operand that has it (the rows of A and C under a dynamic batch, or the
     reduction of a weight gradient A^T @ B over it) becomes a loop over
-    blocks of `row-block` rows, each a static matmul on subviews, and the
-    last, partial block a static matmul on zero-padded buffers of
-    `row-block` rows (zero rows add nothing to a reduction; the padded
-    output rows are not copied back). Every matmul the schedule sees then
-    has static shapes (docs/dynamic-shapes.md).
+    blocks of `large-block` rows, a loop over blocks of a quarter of that
+    on the rest, and so on while above `row-block`, then a loop over
+    blocks of `row-block` rows, each a static matmul on subviews (at most
+    three blocks of each size but the largest), and the last, partial block a
+    static matmul on zero-padded buffers of `row-block` rows (zero rows add
+    nothing to a reduction; the padded output rows are not copied back).
+
+    Any other linalg op (elementwise and reduction generics, batch
+    matmuls, transposes, fills) whose one dynamic loop dimension is
+    dimension 0 of every operand that uses it, every other operand static,
+    and whose body does not read that loop index, becomes a loop over
+    blocks of as many rows as make `block-work` iterations (at least four),
+    a loop over blocks of a quarter as many rows on the rest, and so on
+    while a block has at least `block-work` / 16 iterations, each a static
+    op on subviews; the rest, if blocks of one row did not take it, is the
+    same op on fewer rows than the last block (dynamic: plain loops). Every matmul the schedule sees,
+    and most other ops, then have static shapes (docs/dynamic-shapes.md).
   }];
   let options = [
     Option<"rowBlock", "row-block", "int64_t", /*default=*/"32",
-           "Rows per block">,
+           "Rows per small matmul block (and of the zero-padded rest)">,
+    Option<"largeBlock", "large-block", "int64_t", /*default=*/"1024",
+           "Rows per largest matmul block, then a quarter of it... while "
+           "above row-block (0: small blocks only)">,
+    Option<"blockWork", "block-work", "int64_t", /*default=*/"262144",
+           "Iterations per largest block of the other ops">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -8,7 +8,12 @@ in f64, at -O0 and -O2:
 2. The examples/transformer block (pre-LayerNorm, causal attention, GELU
    FFN) as tad.compile_train_step(..., dynamic_batch=True): SGD steps at
    batch 2 (traced), 1, 7, 3 and 2 against PyTorch's (loss and every
-   parameter after each step)."""
+   parameter after each step).
+
+Each also at -O2 with tiny blocks for the ops over the dynamic batch
+(--dynamic-blocks=2,8,64), so that every kind of block runs: large and
+small matmul blocks, the zero-padded rest, the ladders of the other ops
+and their dynamic rest."""
 import importlib.util
 import os
 import sys
@@ -58,8 +63,12 @@ def close(a, b):
 
 rng = np.random.default_rng(0)
 w, bias = rng.standard_normal(8), rng.standard_normal(8)
-dynamic = {level: tad.compile(program("?"), vjp="f", jvp="f", opt_level=level)
-           for level in (0, 2)}
+# name: (opt_level, extra tadc arguments)
+LEVELS = {"-O0": (0, []), "-O2": (2, []),
+          "-O2 small blocks": (2, ["--dynamic-blocks=2,8,64"])}
+dynamic = {name: tad.compile(program("?"), vjp="f", jvp="f", opt_level=level,
+                             extra_args=extra)
+           for name, (level, extra) in LEVELS.items()}
 for n in (1, 2, 7, 32):
     static = tad.compile(program(n), vjp="f", jvp="f", opt_level=0)
     x = rng.standard_normal((n, 3, 8))
@@ -69,17 +78,17 @@ for n in (1, 2, 7, 32):
     want_vjp = static.f_vjp(x, w, bias, *cts)
     want_jvp = static.f_jvp(x, w, bias, *tangents)
     for level, m in dynamic.items():
-        check(f"ops batch {n} -O{level} forward", close(m.f(x, w, bias), want))
-        check(f"ops batch {n} -O{level} VJP", close(m.f_vjp(x, w, bias, *cts), want_vjp))
-        check(f"ops batch {n} -O{level} JVP", close(m.f_jvp(x, w, bias, *tangents), want_jvp))
+        check(f"ops batch {n} {level} forward", close(m.f(x, w, bias), want))
+        check(f"ops batch {n} {level} VJP", close(m.f_vjp(x, w, bias, *cts), want_vjp))
+        check(f"ops batch {n} {level} JVP", close(m.f_jvp(x, w, bias, *tangents), want_jvp))
 
-for level in (0, 2):
+for name, (level, extra) in LEVELS.items():
     model, (x0,), (y0,), loss_fn = transformer.build(torch.float64, batch=2)
     reference = transformer.build(torch.float64, batch=2)[0]
     reference.load_state_dict(model.state_dict())
     step = tad.compile_train_step(model, (x0,), (y0,), loss_fn=loss_fn,
                                   optimizer=tad.SGD(lr=0.05), dynamic_batch=True,
-                                  opt_level=level)
+                                  opt_level=level, extra_args=extra)
     opt = torch.optim.SGD(reference.parameters(), lr=0.05)
     for n in (2, 1, 7, 3, 2):
         x = torch.randn(n, 8, 32, dtype=torch.float64)
@@ -93,7 +102,7 @@ for level in (0, 2):
         mine = [np.asarray(p) for p in step.params]
         same = len(mine) == len(params) and all(
             np.allclose(a, b, rtol=1e-10, atol=1e-12) for a, b in zip(mine, params))
-        check(f"transformer step -O{level} batch {n}",
+        check(f"transformer step {name} batch {n}",
               np.isclose(loss, expected.item(), rtol=1e-12) and same,
               f"loss {loss} vs {expected.item()}")
 

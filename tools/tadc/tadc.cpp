@@ -160,6 +160,14 @@ static cl::list<int64_t> matmulRegisterTile(
     cl::desc("Register tile mr,nr for matmul-like ops at -O2+ (default: "
              "from the host's vector width)"),
     cl::CommaSeparated, cl::value_desc("mr,nr"), cl::cat(tadcCategory));
+static cl::list<int64_t> dynamicBlocks(
+    "dynamic-blocks",
+    cl::desc("Blocks of ops over a dynamic batch at -O2+: matmul rows in "
+             "small blocks (and the zero-padded rest), large blocks, then "
+             "a quarter of them...; iterations per block of other ops "
+             "(default: 32,1024,262144; docs/dynamic-shapes.md)"),
+    cl::CommaSeparated, cl::value_desc("rows,large,work"),
+    cl::cat(tadcCategory));
 static cl::opt<bool> matmulPack(
     "matmul-pack",
     cl::desc("Copy the B operand of large matmuls into register-tile-wide "
@@ -254,6 +262,7 @@ static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   pipeline.optLevel = optLevel;
   assign(pipeline.matmulCacheTiles, matmulCacheTiles);
   assign(pipeline.matmulRegisterTile, matmulRegisterTile);
+  assign(pipeline.dynamicBlocks, dynamicBlocks);
   pipeline.matmulPack = matmulPack;
   pipeline.parallel = parallel;
   pipeline.outlineKernels = outlineKernels;

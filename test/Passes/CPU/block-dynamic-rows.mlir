@@ -1,4 +1,4 @@
-// RUN: tad-opt %s --tad-block-dynamic-rows=row-block=16 --split-input-file | FileCheck %s
+// RUN: tad-opt %s --tad-block-dynamic-rows="row-block=16 large-block=0" --split-input-file | FileCheck %s
 
 // Rows of A and C dynamic: full blocks of 16 rows on subviews, the rest in
 // zero-padded 16-row buffers, copied back.
