@@ -116,6 +116,7 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
     pm.addPass(tad::createTadCombineMatmulSumsPass());
     addCleanups(pm);
   }
+  pm.addPass(tad::createTadSplitDynamicBatchPass());
   pm.addPass(tad::createTadWidenLowPrecisionPass());
   tad::ConvertTadToLinalgPassOptions lowering;
   lowering.directConvolutions = directConvolutions;

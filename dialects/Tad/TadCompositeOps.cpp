@@ -152,7 +152,7 @@ static LogicalResult inferConvNd(std::optional<Location> loc, ValueRange operand
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t out = convOutputSize(input.getDimSize(2 + i), weight.getDimSize(2 + i),
                                  (*stride)[i], (*padding)[i], (*dilation)[i]);
-    if (out < 1)
+    if (!ShapedType::isDynamic(out) && out < 1)
       return infer.fail("the kernel does not fit the padded input");
     shape.push_back(out);
   }
@@ -194,7 +194,7 @@ TAD_INFER_SIGNATURE(MaxPool2dOp) {
                         shapeToString(self.getShape()));
     int64_t out = poolOutputSize(self.getShape()[self.getRank() - 2 + i], (*k)[i],
                                  (*s)[i], (*p)[i], (*d)[i], adaptor.getCeilMode());
-    if (out < 1)
+    if (!ShapedType::isDynamic(out) && out < 1)
       return infer.fail("invalid pooling parameters for input ",
                         shapeToString(self.getShape()));
     shape.push_back(out);

@@ -32,6 +32,8 @@ std::optional<SmallVector<int64_t>> mlir::tad::expandParam(ArrayRef<int64_t> par
 
 int64_t mlir::tad::convOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                   int64_t padding, int64_t dilation) {
+  if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel))
+    return ShapedType::kDynamic;
   int64_t span = in + 2 * padding - dilation * (kernel - 1) - 1;
   if (span < 0)
     return 0;
@@ -41,6 +43,8 @@ int64_t mlir::tad::convOutputSize(int64_t in, int64_t kernel, int64_t stride,
 int64_t mlir::tad::poolOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                   int64_t padding, int64_t dilation,
                                   bool ceilMode) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
   int64_t numerator =
       in + 2 * padding - dilation * (kernel - 1) - 1 + (ceilMode ? stride - 1 : 0);
   // Floor division (the numerator may be negative for invalid inputs).
@@ -298,7 +302,7 @@ convolutionShape(const NNInference &infer, RankedTensorType input,
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t out = convOutputSize(input.getDimSize(i + 2), weight.getDimSize(i + 2),
                                  (*stride)[i], (*padding)[i], (*dilation)[i]);
-    if (out < 1) {
+    if (!ShapedType::isDynamic(out) && out < 1) {
       (void)infer.fail("kernel of shape ", shapeToString(weight.getShape()),
                        " does not fit the padded input of shape ",
                        shapeToString(input.getShape()));
@@ -397,7 +401,7 @@ poolShape(const NNInference &infer, RankedTensorType self, ArrayRef<int64_t> ker
     }
     int64_t out = poolOutputSize(self.getShape()[self.getRank() - 2 + i], (*k)[i],
                                  (*s)[i], (*p)[i], (*d)[i], ceilMode);
-    if (out < 1) {
+    if (!ShapedType::isDynamic(out) && out < 1) {
       (void)infer.fail("output size is too small for input of shape ",
                        shapeToString(self.getShape()));
       return failure();

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
@@ -95,6 +96,19 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
       OpFoldResult size = expand.getMixedOutputShape()[dim];
       auto sizeValue = dyn_cast<Value>(size);
       return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      // A loop-carried tensor that each iteration yields as it is or with
+      // slices inserted (tad-split-dynamic-batch's loops) keeps the sizes
+      // of the value it starts from; other loops may change them.
+      unsigned i = cast<OpResult>(value).getResultNumber();
+      Value carried = loop.getRegionIterArgs()[i];
+      Value yielded = loop.getYieldedValues()[i];
+      auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
+      if (yielded != carried && !(insert && insert.getDest() == carried))
+        return std::nullopt;
+      value = loop.getInits()[i];
+      continue;
     }
     if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
       // The result's sizes are the slice's without the dropped unit sizes

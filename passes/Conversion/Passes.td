@@ -44,4 +44,29 @@ def TadWidenLowPrecisionPass
   let dependentDialects = ["::mlir::tad::TadDialect"];
 }
 
+def TadSplitDynamicBatchPass
+    : Pass<"tad-split-dynamic-batch", "::mlir::ModuleOp"> {
+  let summary = "Convolutions and pooling over a dynamic batch as loops "
+                "over static blocks of samples";
+  let description = [{
+    A convolution, its backward op, a pooling op (and its backward), or a
+    gather along another dimension than the batch, whose only dynamic size
+    is the batch (dimension 0 of its batched operands and results) becomes an `scf.for` over blocks of `block`
+    samples and an `scf.for` over the rest one by one; each step is the
+    same op with static types on `tensor.extract_slice`s of the batch. A
+    result over the batch is assembled with `tensor.insert_slice`; a static
+    result (the weight and bias gradients of `convolution_backward`) is
+    the sum of the steps' (`tad.add.Tensor`, from zeros). Their lowerings,
+    which need static shapes, then apply (docs/dynamic-shapes.md).
+  }];
+  let options = [
+    Option<"block", "block", "int64_t", /*default=*/"8",
+           "Samples per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::tad::TadDialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // TAD_PASSES_CONVERSION

@@ -65,3 +65,16 @@ func.func @view(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %0 = tad.view %x {size = array<i64: -1, -1>} : (tensor<?x4xf32>) -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+
+// -----
+
+// Convolution and pooling: a dynamic batch or spatial size gives a dynamic
+// output size there (it used to be computed from the ? marker's value).
+// CHECK-LABEL: func.func @conv_pool
+func.func @conv_pool(%x: tensor<?x2x?x5xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<?x4x?x3xf32>, tensor<?x4x?x1xf32>) {
+  // CHECK: -> tensor<?x4x?x3xf32>
+  %0 = tad.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<?x2x?x5xf32>, tensor<4x2x3x3xf32>) -> tensor<?x4x?x3xf32>
+  // CHECK: -> (tensor<?x4x?x1xf32>, tensor<?x4x?x1xi64>)
+  %1:2 = tad.max_pool2d_with_indices %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : (tensor<?x4x?x3xf32>) -> (tensor<?x4x?x1xf32>, tensor<?x4x?x1xi64>)
+  return %0, %1#0 : tensor<?x4x?x3xf32>, tensor<?x4x?x1xf32>
+}

@@ -1,0 +1,51 @@
+// RUN: tad-opt %s --tad-split-dynamic-batch=block=4 --split-input-file | FileCheck %s
+
+// A convolution over a dynamic batch: blocks of 4 samples, then the rest one
+// by one, each a convolution with static types on a slice of the batch,
+// inserted into the dynamic result.
+// CHECK-LABEL: func.func @forward
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[N]]) : tensor<?x4x3x3xf32>
+// CHECK:         %[[BLOCKS:.*]] = scf.for %[[I:.*]] = %c0 to %{{.*}} step %c4 iter_args(%[[Y:.*]] = %[[EMPTY]])
+// CHECK:           %[[X:.*]] = tensor.extract_slice %arg0[%[[I]], 0, 0, 0] [4, 2, 5, 5] [1, 1, 1, 1] : tensor<?x2x5x5xf32> to tensor<4x2x5x5xf32>
+// CHECK:           %[[C:.*]] = tad.convolution %[[X]], %arg1 {{.*}} -> tensor<4x4x3x3xf32>
+// CHECK:           tensor.insert_slice %[[C]] into %[[Y]][%[[I]], 0, 0, 0] [4, 4, 3, 3] [1, 1, 1, 1]
+// CHECK:         %[[REST:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %c1 iter_args(%{{.*}} = %[[BLOCKS]])
+// CHECK:           tensor.extract_slice %arg0[%[[J]], 0, 0, 0] [1, 2, 5, 5]
+// CHECK:           tad.convolution {{.*}} -> tensor<1x4x3x3xf32>
+// CHECK:         return %[[REST]]
+func.func @forward(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32>
+  return %0 : tensor<?x4x3x3xf32>
+}
+
+// -----
+
+// The backward op: the input gradient is assembled over the batch, the
+// weight and bias gradients are sums over the steps, from zeros.
+// CHECK-LABEL: func.func @backward
+// CHECK-DAG:     %[[ZW:.*]] = arith.constant dense<0.000000e+00> : tensor<4x2x3x3xf32>
+// CHECK-DAG:     %[[ZB:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[GW:.*]] = %[[ZW]], %[[GB:.*]] = %[[ZB]]) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>)
+// CHECK:           %[[GI:.*]], %[[PW:.*]], %[[PB:.*]] = tad.convolution_backward {{.*}} -> (tensor<4x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>)
+// CHECK:           tensor.insert_slice %[[GI]]
+// CHECK:           tad.add.Tensor %[[GW]], %[[PW]]
+// CHECK:           tad.add.Tensor %[[GB]], %[[PB]]
+func.func @backward(%g: tensor<?x4x3x3xf32>, %x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) {
+  %0:3 = tad.convolution_backward %g, %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: true, true, true>} : (tensor<?x4x3x3xf32>, tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>)
+  return %0#0, %0#1, %0#2 : tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Static convolutions, a dynamic size other than the batch, and a gather
+// along the batch are left alone.
+// CHECK-LABEL: func.func @unchanged
+// CHECK-NOT:     scf.for
+func.func @unchanged(%x: tensor<2x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %y: tensor<2x2x?x5xf32>,
+                     %s: tensor<?x3xf32>, %i: tensor<?x3xi64>) -> (tensor<2x4x3x3xf32>, tensor<2x4x?x3xf32>, tensor<?x3xf32>) {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<2x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %1 = tad.convolution %y, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<2x2x?x5xf32>, tensor<4x2x3x3xf32>) -> tensor<2x4x?x3xf32>
+  %2 = tad.gather %s, %i {dim = 0 : i64} : (tensor<?x3xf32>, tensor<?x3xi64>) -> tensor<?x3xf32>
+  return %0, %1, %2 : tensor<2x4x3x3xf32>, tensor<2x4x?x3xf32>, tensor<?x3xf32>
+}
