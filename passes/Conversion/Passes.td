@@ -51,8 +51,10 @@ def TadSplitDynamicBatchPass
   let description = [{
     A convolution, its backward op, a pooling op (and its backward), or a
     gather along another dimension than the batch, whose only dynamic size
-    is the batch (dimension 0 of its batched operands and results) becomes an `scf.for` over blocks of `block`
-    samples and an `scf.for` over the rest one by one; each step is the
+    is the batch (dimension 0 of its batched operands and results) becomes
+    an `scf.for` over blocks of `block` samples, `scf.for`s over blocks of
+    a quarter as many on the rest (while more than one), and an `scf.for`
+    over the rest one by one; each step is the
     same op with static types on `tensor.extract_slice`s of the batch. A
     result over the batch is assembled with `tensor.insert_slice`; a static
     result (the weight and bias gradients of `convolution_backward`) is
@@ -60,8 +62,8 @@ def TadSplitDynamicBatchPass
     which need static shapes, then apply (docs/dynamic-shapes.md).
   }];
   let options = [
-    Option<"block", "block", "int64_t", /*default=*/"8",
-           "Samples per block">,
+    Option<"block", "block", "int64_t", /*default=*/"64",
+           "Samples per largest block">,
   ];
   let dependentDialects = [
     "::mlir::tad::TadDialect", "::mlir::arith::ArithDialect",

@@ -103,8 +103,9 @@ Value insertSamples(OpBuilder &b, Location loc, Value piece, Value into,
                                        strides);
 }
 
-/// Replaces the per-sample `op` by a loop over blocks of `block` samples
-/// and a loop over the remaining samples one by one.
+/// Replaces the per-sample `op` by a loop over blocks of `block` samples,
+/// loops over blocks of a quarter as many on the rest, ..., and a loop over
+/// the remaining samples one by one.
 void splitBatch(Operation *op, int64_t block) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -151,20 +152,34 @@ void splitBatch(Operation *op, int64_t block) {
     }
     scf::YieldOp::create(lb, ll, next);
   };
-  Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
-  Value full = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, size, blockSize), blockSize);
-  auto blocks = scf::ForOp::create(
-      b, loc, zero, full, blockSize, inits,
-      [&](OpBuilder &lb, Location ll, Value start, ValueRange carried) {
-        step(lb, ll, start, block, carried);
-      });
-  auto rest = scf::ForOp::create(
-      b, loc, full, size, arith::ConstantIndexOp::create(b, loc, 1),
-      blocks.getResults(),
-      [&](OpBuilder &lb, Location ll, Value start, ValueRange carried) {
-        step(lb, ll, start, 1, carried);
-      });
+  // Blocks of `block` samples, then of a quarter as many on the rest, ...,
+  // then single samples.
+  SmallVector<int64_t> sizes;
+  for (int64_t count = block; count > 1; count /= 4)
+    sizes.push_back(count);
+  sizes.push_back(1);
+  Value start = zero;
+  ValueRange carried = inits;
+  scf::ForOp rest;
+  for (int64_t count : sizes) {
+    Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+    // The end of the last whole block of `count` after `start`.
+    Value end = arith::AddIOp::create(
+        b, loc, start,
+        arith::MulIOp::create(
+            b, loc,
+            arith::DivUIOp::create(
+                b, loc, arith::SubIOp::create(b, loc, size, start),
+                countValue),
+            countValue));
+    rest = scf::ForOp::create(
+        b, loc, start, end, countValue, carried,
+        [&](OpBuilder &lb, Location ll, Value at, ValueRange values) {
+          step(lb, ll, at, count, values);
+        });
+    start = end;
+    carried = rest.getResults();
+  }
   op->replaceAllUsesWith(rest.getResults());
   op->erase();
 }

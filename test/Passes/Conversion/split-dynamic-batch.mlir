@@ -1,4 +1,5 @@
 // RUN: tad-opt %s --tad-split-dynamic-batch=block=4 --split-input-file | FileCheck %s
+// RUN: tad-opt %s --tad-split-dynamic-batch=block=16 --split-input-file | FileCheck %s --check-prefix=LADDER
 
 // A convolution over a dynamic batch: blocks of 4 samples, then the rest one
 // by one, each a convolution with static types on a slice of the batch,
@@ -10,10 +11,18 @@
 // CHECK:           %[[X:.*]] = tensor.extract_slice %arg0[%[[I]], 0, 0, 0] [4, 2, 5, 5] [1, 1, 1, 1] : tensor<?x2x5x5xf32> to tensor<4x2x5x5xf32>
 // CHECK:           %[[C:.*]] = tad.convolution %[[X]], %arg1 {{.*}} -> tensor<4x4x3x3xf32>
 // CHECK:           tensor.insert_slice %[[C]] into %[[Y]][%[[I]], 0, 0, 0] [4, 4, 3, 3] [1, 1, 1, 1]
-// CHECK:         %[[REST:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %c1 iter_args(%{{.*}} = %[[BLOCKS]])
+// CHECK:         %[[REST:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args(%{{.*}} = %[[BLOCKS]])
 // CHECK:           tensor.extract_slice %arg0[%[[J]], 0, 0, 0] [1, 2, 5, 5]
 // CHECK:           tad.convolution {{.*}} -> tensor<1x4x3x3xf32>
 // CHECK:         return %[[REST]]
+// Blocks of 16 samples, then of 4 on the rest, then single samples.
+// LADDER-LABEL: func.func @forward
+// LADDER:         scf.for {{.*}} step %c16
+// LADDER:           tad.convolution {{.*}} -> tensor<16x4x3x3xf32>
+// LADDER:         scf.for {{.*}} step %c4
+// LADDER:           tad.convolution {{.*}} -> tensor<4x4x3x3xf32>
+// LADDER:         scf.for {{.*}} step %c1
+// LADDER:           tad.convolution {{.*}} -> tensor<1x4x3x3xf32>
 func.func @forward(%x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32> {
   %0 = tad.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<?x4x3x3xf32>
   return %0 : tensor<?x4x3x3xf32>
