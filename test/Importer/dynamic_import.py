@@ -79,14 +79,46 @@ except tad.DynamicShapeError as e:
     check("unknown input refused", "'y', which is not an input" in str(e))
 
 # An op without a dynamic lowering: a compile error, not a specialisation.
-conv = nn.Conv2d(1, 2, 3).double()
-text = tad.from_torch(conv, (torch.randn(2, 1, 5, 5, dtype=torch.float64),),
+class Ranks(nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x, 1)
+
+
+text = tad.from_torch(Ranks(), (torch.randn(2, 5, dtype=torch.float64),),
                       dynamic_shapes=[{0: "batch"}])
 try:
     tad.compile(text)
-    check("convolution with a dynamic batch refused", False)
+    check("op without a dynamic lowering refused", False)
 except tad.CompileError as e:
-    check("convolution with a dynamic batch refused",
+    check("op without a dynamic lowering refused",
           "does not lower this op with dynamic shapes" in str(e))
+
+# A convolution with a dynamic batch (tad-split-dynamic-batch) at batch
+# sizes other than the traced one.
+conv = nn.Conv2d(1, 2, 3).double()
+text = tad.from_torch(conv, (torch.randn(2, 1, 5, 5, dtype=torch.float64),),
+                      dynamic_shapes=[{0: "batch"}])
+module = tad.compile(text)
+for n in (1, 5):
+    x = torch.randn(n, 1, 5, 5, dtype=torch.float64)
+    out = module.forward(x.numpy(), *[p.detach().numpy() for p in conv.parameters()])
+    check(f"convolution at batch {n}",
+          np.allclose(out, conv(x).detach().numpy(), rtol=1e-12, atol=1e-13))
+
+
+# A tensor made in Python from a dynamic size is a constant of each trace's
+# size: refused, not written as a constant of dynamic shape.
+class FromSize(nn.Module):
+    def forward(self, x):
+        return x + torch.zeros(x.shape[0], 3, dtype=x.dtype)
+
+
+try:
+    tad.from_torch(FromSize(), (torch.randn(4, 3, dtype=torch.float64),),
+                   dynamic_shapes=[{0: "b"}])
+    check("constant of a dynamic size refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("constant of a dynamic size refused", "a constant's shape depends" in str(e))
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

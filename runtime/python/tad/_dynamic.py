@@ -10,9 +10,11 @@ depends on those sizes:
 - a ``view``/``reshape``/``_unsafe_view`` size list with exactly one
   differing entry gets ``-1`` there, an ``expand`` size list ``-1`` (keep
   the input's size) wherever it differs;
-- anything else that differs (another attribute, a constant, a different
-  op or graph) cannot be expressed and is refused with the line that
-  differs, rather than specialising silently.
+- anything else that differs (another attribute, a constant -- also a
+  constant whose shape depends on the sizes, such as the initial state
+  ``torch.zeros(x.shape[0], hidden)`` of a recurrence --, a different op or
+  graph) cannot be expressed and is refused with the line that differs,
+  rather than specialising silently.
 
 The result is checked again by tadc: it re-infers every op's result type
 from the generalised operands (a wrong generalisation is a type error
@@ -180,6 +182,11 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
             raise _differs(la, lb, "an op differs")
         op = next((name for name in _SIZE_OPS + ("tad.expand",)
                    if f'"{name}"' in la or f"{name} " in la), None)
+        if '"tad.constant"' in la:
+            raise _differs(la, lb, "a constant's shape depends on the dynamic "
+                           "sizes (a tensor made in Python from a size, such as "
+                           "torch.zeros(x.shape[0], ...); make it from an input "
+                           "instead, e.g. torch.zeros_like, or pass it as one)")
         pieces = []
         for i, (x, y) in enumerate(zip(pa, pb)):
             if x == y:
