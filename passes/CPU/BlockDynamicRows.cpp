@@ -37,22 +37,28 @@ std::optional<unsigned> positionOf(linalg::MatmulOp op, OpOperand &operand,
       getAffineDimExpr(dim, op.getContext()));
 }
 
-/// The loop dimension of a matmul on buffers that is its only dynamic size,
-/// where every operand that uses it has it as its rows (dimension 0 of a
-/// 2-D buffer): the rows of A and C (a dynamic batch), or the reduction
-/// (a weight gradient A^T @ B over a dynamic batch).
-std::optional<unsigned> dynamicRowDim(linalg::MatmulOp op) {
+/// The loop dimension of a linalg op on buffers that is its only dynamic
+/// size, if it has exactly one.
+std::optional<unsigned> onlyDynamicLoopDim(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
     return std::nullopt;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   std::optional<unsigned> dynamic;
-  for (auto [d, bound] : llvm::enumerate(bounds)) {
+  for (auto [d, bound] : llvm::enumerate(op.getStaticLoopRanges())) {
     if (!ShapedType::isDynamic(bound))
       continue;
     if (dynamic)
       return std::nullopt;
     dynamic = d;
   }
+  return dynamic;
+}
+
+/// The loop dimension of a matmul on buffers that is its only dynamic size,
+/// where every operand that uses it has it as its rows (dimension 0 of a
+/// 2-D buffer): the rows of A and C (a dynamic batch), or the reduction
+/// (a weight gradient A^T @ B over a dynamic batch).
+std::optional<unsigned> dynamicRowDim(linalg::MatmulOp op) {
+  std::optional<unsigned> dynamic = onlyDynamicLoopDim(op);
   if (!dynamic)
     return std::nullopt;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -86,17 +92,7 @@ Value rows(OpBuilder &b, Location loc, Value value, OpFoldResult offset,
 /// static), whose body does not read that loop index: blocks of it are the
 /// same op on row subviews.
 std::optional<unsigned> dynamicOuterDim(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics())
-    return std::nullopt;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  std::optional<unsigned> dynamic;
-  for (auto [d, bound] : llvm::enumerate(bounds)) {
-    if (!ShapedType::isDynamic(bound))
-      continue;
-    if (dynamic)
-      return std::nullopt;
-    dynamic = d;
-  }
+  std::optional<unsigned> dynamic = onlyDynamicLoopDim(op);
   if (!dynamic)
     return std::nullopt;
   AffineExpr dimExpr = getAffineDimExpr(*dynamic, op.getContext());
@@ -189,50 +185,31 @@ void rebuild(OpBuilder &b, linalg::MatmulOp op, ArrayRef<Value> operands) {
   clone.setIndexingMapsAttr(op.getIndexingMaps());
 }
 
-/// Replaces `op` by blocks of `block` along its dynamic dimension `dim`,
-/// the last, partial one in zero-padded buffers of `block` rows.
+/// Replaces `op` by blocks of `block` along its dynamic dimension `dim`
+/// (splitOffBlocks), the last, partial one in zero-padded buffers of
+/// `block` rows: zero rows add nothing to a reduction, the padded output
+/// rows are dropped, the output's rows copied back.
 void blockRows(linalg::MatmulOp op, unsigned dim, int64_t block) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
+  auto rest = cast<linalg::MatmulOp>(splitOffBlocks(op, dim, block));
+  OpBuilder b(rest);
+  Location loc = rest.getLoc();
   SmallVector<bool> usesDim;
   Value dynamicOperand;
-  for (OpOperand &operand : op->getOpOperands()) {
-    bool uses = positionOf(op, operand, dim).has_value();
+  for (OpOperand &operand : rest->getOpOperands()) {
+    bool uses = positionOf(rest, operand, dim).has_value();
     usesDim.push_back(uses);
     if (uses && !dynamicOperand)
       dynamicOperand = operand.get();
   }
-  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
-  Value size = memref::DimOp::create(b, loc, dynamicOperand, 0);
-  Value full = arith::DivUIOp::create(b, loc, size, blockSize);
-  Value done = arith::MulIOp::create(b, loc, full, blockSize);
-  OpOperand *init = op.getDpsInitOperand(0);
-
-  // Full blocks: static shapes.
-  scf::ForOp::create(
-      b, loc, zeroIndex, full, one, ValueRange{},
-      [&](OpBuilder &lb, Location ll, Value i, ValueRange) {
-        Value start = arith::MulIOp::create(lb, ll, i, blockSize);
-        SmallVector<Value> operands;
-        for (auto [k, operand] : llvm::enumerate(op->getOperands()))
-          operands.push_back(usesDim[k] ? rows(lb, ll, operand, start,
-                                               lb.getIndexAttr(block))
-                                        : operand);
-        rebuild(lb, op, operands);
-        scf::YieldOp::create(lb, ll);
-      });
-
-  // The rest, fewer than `block`: copied into zero-filled buffers of
-  // `block` rows (zero rows add nothing to a reduction; padded output rows
-  // are dropped), the output's rows copied back.
-  Value rest = arith::SubIOp::create(b, loc, size, done);
-  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, rest,
-                                    zeroIndex);
+  Value count = memref::DimOp::create(b, loc, dynamicOperand, 0);
+  Value any = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, count,
+      arith::ConstantIndexOp::create(b, loc, 0));
+  OpOperand *init = rest.getDpsInitOperand(0);
   scf::IfOp::create(b, loc, any, [&](OpBuilder &tb, Location tl) {
+    OpFoldResult zeroIndex = tb.getIndexAttr(0);
     SmallVector<Value> operands, buffers;
-    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    for (auto [k, operand] : llvm::enumerate(rest->getOperands())) {
       if (!usesDim[k]) {
         operands.push_back(operand);
         continue;
@@ -244,23 +221,22 @@ void blockRows(linalg::MatmulOp op, unsigned dim, int64_t block) {
       Value zero = arith::ConstantOp::create(
           tb, tl, tb.getZeroAttr(type.getElementType()));
       linalg::FillOp::create(tb, tl, zero, buffer);
-      memref::CopyOp::create(tb, tl, rows(tb, tl, operand, done, rest),
-                             rows(tb, tl, buffer, tb.getIndexAttr(0), rest));
+      memref::CopyOp::create(tb, tl, operand,
+                             rows(tb, tl, buffer, zeroIndex, count));
       operands.push_back(buffer);
       buffers.push_back(buffer);
     }
-    rebuild(tb, op, operands);
+    rebuild(tb, rest, operands);
     if (usesDim[init->getOperandNumber()])
       memref::CopyOp::create(
           tb, tl,
-          rows(tb, tl, operands[init->getOperandNumber()], tb.getIndexAttr(0),
-               rest),
-          rows(tb, tl, init->get(), done, rest));
+          rows(tb, tl, operands[init->getOperandNumber()], zeroIndex, count),
+          init->get());
     for (Value buffer : buffers)
       memref::DeallocOp::create(tb, tl, buffer);
     scf::YieldOp::create(tb, tl);
   });
-  op.erase();
+  rest.erase();
 }
 
 struct TadBlockDynamicRowsPass
