@@ -72,6 +72,22 @@ FormulaValue FormulaValue::intList(ArrayRef<int64_t> values) {
   return v;
 }
 
+FormulaValue FormulaValue::sizesOfTensor(RankedTensorType type, Value value) {
+  FormulaValue v = intList(type.getShape());
+  if (value && value.getType() == type)
+    v.sizesOf = value;
+  return v;
+}
+
+FormulaValue FormulaValue::runtimeScalar(Value value, bool isInteger) {
+  FormulaValue v;
+  v.kind = Kind::RuntimeScalar;
+  v.tensor = value;
+  v.type = cast<RankedTensorType>(value.getType());
+  v.isInteger = isInteger;
+  return v;
+}
+
 FormulaValue FormulaValue::string(StringRef value) {
   FormulaValue v;
   v.kind = Kind::String;
@@ -112,6 +128,8 @@ StringRef FormulaValue::kindName() const {
     return "tuple";
   case Kind::Metadata:
     return "metadata";
+  case Kind::RuntimeScalar:
+    return "run-time number";
   }
   return "?";
 }
@@ -181,10 +199,18 @@ FormulaValue Binder::fromAttribute(const SchemaArgument &arg, Attribute attr) {
 }
 
 /// Whether `value` can be passed for a parameter of schema type `type`.
-static bool accepts(const SchemaType &type, const FormulaValue &value) {
+/// A run-time number passes for a number only where `runtimeNumbers` (a
+/// helper's parameter: the helper's arithmetic handles it); an op's
+/// number is an attribute, known at compile time.
+static bool accepts(const SchemaType &type, const FormulaValue &value,
+                    bool runtimeNumbers = false) {
   if (value.kind == Kind::None)
     return type.isOptional();
   const SchemaType &t = type.stripOptional();
+  if (value.kind == Kind::RuntimeScalar)
+    return runtimeNumbers && !t.isList() &&
+           llvm::is_contained({"Scalar", "float", "int", "SymInt"}, t.base) &&
+           (value.isInteger || !llvm::is_contained({"int", "SymInt"}, t.base));
   if (t.isTensorLike()) {
     if (!t.isList())
       return value.isTensorLike();
@@ -526,6 +552,13 @@ FailureOr<FormulaValue> Binder::evalUnary(const Expr &expr) {
   if (expr.name == "-") {
     if (x->kind == Kind::Scalar)
       return FormulaValue::scalar(-x->number, x->isInteger);
+    if (x->kind == Kind::RuntimeScalar) {
+      FailureOr<FormulaValue> negated =
+          callOpByName(expr, "neg", {FormulaValue::ofTensor(x->tensor)});
+      if (failed(negated))
+        return failure();
+      return FormulaValue::runtimeScalar(negated->tensor, x->isInteger);
+    }
     if (x->kind == Kind::Zero)
       return x;
     if (x->kind == Kind::Tensor)
@@ -616,6 +649,8 @@ FailureOr<FormulaValue> Binder::arithmetic(const Expr &expr, StringRef op,
                                            const FormulaValue &rhs) {
   if (std::optional<FormulaValue> folded = foldScalars(op, lhs, rhs))
     return *folded;
+  if (lhs.kind == Kind::RuntimeScalar || rhs.kind == Kind::RuntimeScalar)
+    return runtimeArithmetic(expr, op, lhs, rhs);
 
   bool lTensor = lhs.isTensorLike(), rTensor = rhs.isTensorLike();
   bool lScalar = lhs.kind == Kind::Scalar, rScalar = rhs.kind == Kind::Scalar;
@@ -691,6 +726,102 @@ FailureOr<FormulaValue> Binder::arithmetic(const Expr &expr, StringRef op,
                      << lhs.kindName() << " and " << rhs.kindName();
 }
 
+FailureOr<FormulaValue> Binder::runtimeArithmetic(const Expr &expr,
+                                                  StringRef op,
+                                                  const FormulaValue &lhs,
+                                                  const FormulaValue &rhs) {
+  auto isNumber = [](const FormulaValue &v) {
+    return v.kind == Kind::Scalar || v.kind == Kind::RuntimeScalar;
+  };
+  if (!(isNumber(lhs) || lhs.isTensorLike()) ||
+      !(isNumber(rhs) || rhs.isTensorLike()))
+    return error(expr) << "unsupported operands of '" << op << "': "
+                       << lhs.kindName() << " and " << rhs.kindName();
+  if (!llvm::is_contained({"+", "-", "*", "/"}, op))
+    return programError(expr) << "'" << op << "' decides on a size known "
+                              << "only at run time; " << kDynamicSizeRule;
+
+  // Two numbers: 0-d f64 tensor arithmetic. Integer division truncates
+  // as C++'s does; counts are never negative, so floor does.
+  if (isNumber(lhs) && isNumber(rhs)) {
+    auto asTensor = [](const FormulaValue &v) {
+      return v.kind == Kind::RuntimeScalar ? FormulaValue::ofTensor(v.tensor)
+                                           : v;
+    };
+    FailureOr<FormulaValue> result =
+        arithmetic(expr, op, asTensor(lhs), asTensor(rhs));
+    if (failed(result))
+      return failure();
+    bool integer = lhs.isInteger && rhs.isInteger;
+    if (integer && op == "/") {
+      result = callOpByName(expr, "floor", {*result});
+      if (failed(result))
+        return failure();
+    }
+    return FormulaValue::runtimeScalar(result->tensor, integer);
+  }
+
+  // A tensor and a number: the number as a 0-d tensor of its element type.
+  Type element = (lhs.isTensorLike() ? lhs : rhs).type.getElementType();
+  auto asElement = [&](const FormulaValue &v) {
+    if (v.kind != Kind::RuntimeScalar)
+      return v;
+    if (v.type.getElementType() == element)
+      return FormulaValue::ofTensor(v.tensor);
+    return FormulaValue::ofTensor(
+        ToCopyOp::create(builder, opLoc, RankedTensorType(v.type).clone(element), v.tensor,
+                         TypeAttr::get(element)));
+  };
+  return arithmetic(expr, op, asElement(lhs), asElement(rhs));
+}
+
+FailureOr<FormulaValue> Binder::sizeAt(const Expr &expr,
+                                       const FormulaValue &sizes,
+                                       int64_t index) {
+  int64_t size = sizes.ints[index];
+  if (!ShapedType::isDynamic(size))
+    return FormulaValue::scalar(size, true);
+  if (!sizes.sizesOf)
+    return programError(expr) << "element " << index << " of the sizes is "
+                              << "dynamic and no tensor of these sizes is at "
+                              << "hand; " << kDynamicSizeRule;
+  // size(dim) as a 0-d f64 tensor: exact for any count below 2^53.
+  Type f64 = builder.getF64Type();
+  Value shape = ShapeAsTensorOp::create(builder, opLoc, sizes.sizesOf);
+  Value element = SelectIntOp::create(builder, opLoc, shape, /*dim=*/0,
+                                      sizes.sizesOffset + index);
+  Value number = ToCopyOp::create(builder, opLoc,
+                                  RankedTensorType::get({}, f64), element,
+                                  TypeAttr::get(f64));
+  return FormulaValue::runtimeScalar(number, /*isInteger=*/true);
+}
+
+FailureOr<FormulaValue> Binder::productOf(const Expr &expr,
+                                          const FormulaValue &sizes) {
+  int64_t known = 1;
+  std::optional<FormulaValue> dynamic;
+  for (auto [i, size] : llvm::enumerate(sizes.ints)) {
+    if (!ShapedType::isDynamic(size)) {
+      known *= size;
+      continue;
+    }
+    FailureOr<FormulaValue> factor = sizeAt(expr, sizes, i);
+    if (failed(factor))
+      return failure();
+    if (dynamic)
+      factor = arithmetic(expr, "*", *dynamic, *factor);
+    if (failed(factor))
+      return failure();
+    dynamic = *factor;
+  }
+  FormulaValue constant = FormulaValue::scalar(known, true);
+  if (!dynamic)
+    return constant;
+  if (known == 1)
+    return *dynamic;
+  return arithmetic(expr, "*", *dynamic, constant);
+}
+
 FailureOr<FormulaValue> Binder::evalIndex(const Expr &expr) {
   FailureOr<FormulaValue> base = eval(*expr.operands[0]);
   FailureOr<FormulaValue> index = eval(*expr.operands[1]);
@@ -710,11 +841,7 @@ FailureOr<FormulaValue> Binder::evalIndex(const Expr &expr) {
     if (i < -size || i >= size)
       return error(expr) << "index " << i << " is out of range for a list of "
                          << size;
-    int64_t element = base->ints[i < 0 ? i + size : i];
-    if (ShapedType::isDynamic(element))
-      return programError(expr) << "element " << i << " of the sizes is "
-                                << "dynamic; " << kDynamicSizeRule;
-    return FormulaValue::scalar(element, true);
+    return sizeAt(expr, *base, i < 0 ? i + size : i);
   }
   return error(expr) << "cannot index a " << base->kindName();
 }
@@ -726,6 +853,10 @@ FailureOr<FormulaValue> Binder::evalBraceList(const Expr &expr) {
     FailureOr<FormulaValue> value = eval(*element);
     if (failed(value))
       return failure();
+    if (value->kind == Kind::RuntimeScalar)
+      return programError(*element)
+             << "a size known only at run time in a size list; "
+             << kDynamicSizeRule;
     allIntegers &= value->kind == Kind::Scalar && value->isInteger;
     values.push_back(*value);
   }
@@ -820,22 +951,18 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     int64_t size = self.ints.size();
     int64_t begin = std::clamp<int64_t>(static_cast<int64_t>(args[1].number), 0, size);
     int64_t end = std::clamp<int64_t>(static_cast<int64_t>(args[2].number), begin, size);
-    return FormulaValue::intList(ArrayRef<int64_t>(self.ints).slice(begin, end - begin));
+    FormulaValue slice =
+        FormulaValue::intList(ArrayRef<int64_t>(self.ints).slice(begin, end - begin));
+    slice.sizesOf = self.sizesOf;
+    slice.sizesOffset = self.sizesOffset + begin;
+    return slice;
   }
   // multiply_integers(list): the product of a size list (1 for an empty
   // one), e.g. the number of elements a norm reduces over: static where
   // those sizes are, whatever the other sizes of the tensor are.
   if (name == "multiply_integers" && args.size() == 1 &&
-      self.kind == Kind::IntList) {
-    int64_t product = 1;
-    for (auto [i, size] : llvm::enumerate(self.ints)) {
-      if (ShapedType::isDynamic(size))
-        return programError(expr) << "element " << i << " of the sizes is "
-                                  << "dynamic; " << kDynamicSizeRule;
-      product *= size;
-    }
-    return FormulaValue::scalar(product, true);
-  }
+      self.kind == Kind::IntList)
+    return productOf(expr, self);
   if (name == "broadcast_shapes" && args.size() == 2 && self.kind == Kind::IntList &&
       args[1].kind == Kind::IntList) {
     std::optional<SmallVector<int64_t>> shape = broadcastShapes(self.ints, args[1].ints);
@@ -867,7 +994,8 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   if (llvm::is_contained({"sizes", "sym_sizes"}, name) && args.size() == 1) {
     if (!needTensor())
       return fail("'" + name + "' needs a tensor");
-    return FormulaValue::intList(self.type.getShape());
+    return FormulaValue::sizesOfTensor(
+        self.type, self.kind == Kind::Tensor ? self.tensor : self.sizesOf);
   }
   if (llvm::is_contained({"size", "sym_size"}, name) && args.size() == 2) {
     if (!needTensor() || args[1].kind != Kind::Scalar)
@@ -876,10 +1004,11 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
         wrapDim(static_cast<int64_t>(args[1].number), self.type.getRank());
     if (!dim)
       return fail("dimension out of range");
-    if (self.type.isDynamicDim(*dim))
-      return programError(expr)
-             << "'" << name << "' of a dynamic size; " << kDynamicSizeRule;
-    return FormulaValue::scalar(self.type.getDimSize(*dim), true);
+    return sizeAt(expr,
+                  FormulaValue::sizesOfTensor(self.type, self.kind == Kind::Tensor
+                                                             ? self.tensor
+                                                             : self.sizesOf),
+                  *dim);
   }
   if (name == "size" && args.size() == 1 && self.kind == Kind::IntList)
     return FormulaValue::scalar(self.ints.size(), true);
@@ -914,11 +1043,10 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     return FormulaValue::scalar(self.type.getRank(), true);
   if (llvm::is_contained({"numel", "sym_numel"}, name) && args.size() == 1 &&
       needTensor()) {
-    if (!self.type.hasStaticShape())
-      return programError(expr) << "'" << name
-                                << "' of a tensor with dynamic sizes; "
-                                << kDynamicSizeRule;
-    return FormulaValue::scalar(self.type.getNumElements(), true);
+    return productOf(expr, FormulaValue::sizesOfTensor(
+                               self.type, self.kind == Kind::Tensor
+                                              ? self.tensor
+                                              : self.sizesOf));
   }
   if (llvm::is_contained({"scalar_type", "options", "dtype", "layout",
                           "device", "suggest_memory_format"},
@@ -970,6 +1098,12 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
       return self;
     if (self.kind == Kind::Zero)
       return FormulaValue::zeroLike(args[1]);
+    if (op == "expand" && !args[1].type.hasStaticShape()) {
+      std::vector<FormulaValue> expandArgs = {
+          self, FormulaValue::sizesOfTensor(
+                    args[1].type, FormulaValue::zeroLike(args[1]).sizesOf)};
+      return callFunction(expr, "expand", expandArgs);
+    }
     return callOpByName(expr, op,
                         {self, FormulaValue::intList(args[1].type.getShape())});
   }
@@ -1125,6 +1259,19 @@ FailureOr<FormulaValue> Binder::callFunction(const Expr &expr, StringRef name,
                                              std::vector<FormulaValue> &args) {
   if (const HelperEntry *helper = helpers.lookup(name))
     return callHelper(expr, *helper, args);
+  // expand to a size list with dynamic sizes: the sizes of a tensor,
+  // which expand_as reads at run time.
+  if (name == "expand" && args.size() == 2 && args[0].isTensorLike() &&
+      args[1].kind == Kind::IntList && args[1].sizesOf &&
+      args[1].sizesOffset == 0 &&
+      llvm::any_of(args[1].ints, ShapedType::isDynamic)) {
+    FormulaValue like = FormulaValue::ofTensor(args[1].sizesOf);
+    if (args[0].type == like.type)
+      return args[0];
+    if (args[0].kind == Kind::Zero)
+      return FormulaValue::zeroLike(like);
+    return callOpByName(expr, "expand_as", {args[0], like});
+  }
   return callOpByName(expr, name, args);
 }
 
@@ -1143,7 +1290,7 @@ FailureOr<FormulaValue> Binder::callHelper(const Expr &expr,
   Bindings bindings;
   for (auto [index, param] : llvm::enumerate(signature.arguments)) {
     if (index < args.size()) {
-      if (!accepts(param.type, args[index]))
+      if (!accepts(param.type, args[index], /*runtimeNumbers=*/true))
         return error(expr) << "argument '" << param.name << "' of helper '"
                            << signature.baseName << "' must be "
                            << param.type.str() << ", got a "
@@ -1183,6 +1330,14 @@ FailureOr<FormulaValue> Binder::callOpByName(const Expr &expr, StringRef base,
     if (matches)
       return buildOp(*candidate, args, locationOf(expr));
   }
+  bool runtimeNumber = llvm::any_of(args, [](const FormulaValue &v) {
+    return v.kind == Kind::RuntimeScalar;
+  });
+  if (runtimeNumber)
+    return programError(expr)
+           << "'" << base << "' takes a number known at compile time here, "
+           << "and this one is computed from a dynamic size (dynamic sizes "
+           << "are not supported by this rule yet)";
   InFlightDiagnostic diag = error(expr);
   diag << "no overload of '" << base << "' accepts (";
   llvm::interleaveComma(args, diag,

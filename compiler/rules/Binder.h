@@ -34,13 +34,18 @@ struct FormulaValue {
     String,   // a string literal
     Tuple,    // std::tuple / grads / grad_input_mask
     Metadata, // scalar_type(), options(): accepted, carries no data
+    RuntimeScalar, // a number known at run time only (a dynamic size, a
+                   // count from one): `tensor` holds it as a 0-d f64 tensor
   };
   Kind kind = Kind::None;
   Value tensor;
   RankedTensorType type; // Tensor and Zero
   /// Zero: a tensor of `type` whose sizes a zero of dynamic shape takes
-  /// when it must be materialized (null when none is known).
+  /// when it must be materialized (null when none is known). IntList: the
+  /// tensor whose sizes from `sizesOffset` on the list is, so that a
+  /// dynamic element can be read at run time.
   Value sizesOf;
+  int64_t sizesOffset = 0;
   double number = 0;
   bool isInteger = false;
   bool flag = false;
@@ -56,6 +61,11 @@ struct FormulaValue {
   static FormulaValue scalar(double value, bool isInteger);
   static FormulaValue boolean(bool value);
   static FormulaValue intList(ArrayRef<int64_t> values);
+  /// The sizes of the tensor `value` (of `type`, null for a zero without a
+  /// tensor to read them from).
+  static FormulaValue sizesOfTensor(RankedTensorType type, Value value);
+  /// A number computed at run time, held by the 0-d f64 tensor `value`.
+  static FormulaValue runtimeScalar(Value value, bool isInteger);
   static FormulaValue string(StringRef value);
   static FormulaValue tuple(std::vector<FormulaValue> values);
   static FormulaValue metadata(StringRef what);
@@ -148,6 +158,20 @@ private:
                                      const FormulaValue &rhs);
   FailureOr<FormulaValue> callOpByName(const Expr &expr, StringRef base,
                                        ArrayRef<FormulaValue> args);
+
+  /// Arithmetic where an operand is a run-time number: numbers combine
+  /// as 0-d f64 tensors; with a tensor, the number is cast to its element
+  /// type first.
+  FailureOr<FormulaValue> runtimeArithmetic(const Expr &expr, StringRef op,
+                                            const FormulaValue &lhs,
+                                            const FormulaValue &rhs);
+  /// Size `dim` of `sizes`' tensor: a constant where static, else read at
+  /// run time through _shape_as_tensor.
+  FailureOr<FormulaValue> sizeAt(const Expr &expr, const FormulaValue &sizes,
+                                 int64_t index);
+  /// The product of the sizes in `sizes` (a size list).
+  FailureOr<FormulaValue> productOf(const Expr &expr,
+                                    const FormulaValue &sizes);
 
   /// The location of `expr` inside the rule file.
   Location locationOf(const Expr &expr) const;

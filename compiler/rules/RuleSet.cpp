@@ -5,6 +5,7 @@
 #include "compiler/rules/Decomposer.h"
 #include "compiler/rules/RuleChecker.h"
 #include "compiler/rules/SavedValues.h"
+#include "dialects/Tad/TadOps.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -365,16 +366,25 @@ LogicalResult RuleSet::checkSavedValues(const CatalogOp &info,
         names[op->getResult(i)].push_back(outputs[group.position]);
   // Every primal value the emitted backward reads must be one the analysis
   // keeps: the VJP saves exactly what the formulas need as values, metadata
-  // having folded to constants.
+  // having folded to constants. A dynamic size is metadata read at run
+  // time: the ops that read only a tensor's sizes may take one read for
+  // its metadata.
+  auto readsSizesOnly = [](Operation *user, unsigned operand) {
+    return isa<tad::ShapeAsTensorOp, tad::ZerosLikeOp>(user) ||
+           (isa<tad::ExpandAsOp>(user) && operand == 1);
+  };
   Block *block = b.getInsertionBlock();
   Block::iterator it = before ? std::next(before->getIterator()) : block->begin();
   for (; it != b.getInsertionPoint(); ++it) {
     WalkResult walk = it->walk([&](Operation *emitted) {
-      for (Value operand : emitted->getOperands()) {
-        auto found = names.find(operand);
+      for (OpOperand &use : emitted->getOpOperands()) {
+        auto found = names.find(use.get());
+        ValueUse needed = readsSizesOnly(emitted, use.getOperandNumber())
+                              ? ValueUse::Metadata
+                              : ValueUse::Value;
         if (found == names.end() ||
             llvm::any_of(found->second, [&](StringRef name) {
-              return saved.lookup(name) == ValueUse::Value;
+              return saved.lookup(name) >= needed;
             }))
           continue;
         emitted->emitError("the VJP of 'tad.")

@@ -162,6 +162,20 @@ mlir::tad::inferExpandShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> size) {
   return result;
 }
 
+int64_t mlir::tad::addSizes(int64_t lhs, int64_t rhs) {
+  if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs))
+    return ShapedType::kDynamic;
+  return lhs + rhs;
+}
+
+int64_t mlir::tad::mulSizes(int64_t lhs, int64_t rhs) {
+  if (lhs == 0 || rhs == 0)
+    return 0;
+  if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs))
+    return ShapedType::kDynamic;
+  return lhs * rhs;
+}
+
 std::string mlir::tad::shapeToString(ArrayRef<int64_t> shape) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -58,6 +58,11 @@ std::optional<SmallVector<int64_t>> inferViewShape(ArrayRef<int64_t> size,
 std::optional<SmallVector<int64_t>> inferExpandShape(ArrayRef<int64_t> shape,
                                                      ArrayRef<int64_t> size);
 
+/// Sum and product of two sizes where either may be dynamic: dynamic, but
+/// a product with a static 0 is 0.
+int64_t addSizes(int64_t lhs, int64_t rhs);
+int64_t mulSizes(int64_t lhs, int64_t rhs);
+
 /// "[4, 3]" for diagnostics.
 std::string shapeToString(ArrayRef<int64_t> shape);
 

@@ -69,7 +69,8 @@ TAD_INFER_SIGNATURE(GroupNormOp) {
   if (!input || input.getRank() < 2 || !adaptor.getNumGroupsAttr())
     return infer.fail("expects an input [N, C, ...] and 'num_groups'");
   int64_t groups = adaptor.getNumGroups();
-  if (groups <= 0 || input.getDimSize(1) % groups != 0)
+  if (groups <= 0 ||
+      (!input.isDynamicDim(1) && input.getDimSize(1) % groups != 0))
     return infer.fail("'num_groups' ", groups, " must divide the ",
                       input.getDimSize(1), " channels");
   results.push_back(input);
@@ -235,7 +236,7 @@ TAD_INFER_SIGNATURE(FlattenUsingIntsOp) {
   SmallVector<int64_t> shape(self.getShape().take_front(*start));
   int64_t merged = 1;
   for (int64_t i = *start; i <= *end; ++i)
-    merged *= self.getDimSize(i);
+    merged = mulSizes(merged, self.getDimSize(i));
   shape.push_back(merged);
   shape.append(self.getShape().begin() + *end + 1, self.getShape().end());
   results.push_back(RankedTensorType::get(shape, self.getElementType()));
@@ -258,7 +259,12 @@ TAD_INFER_SIGNATURE(NarrowOp) {
   if (start < 0)
     start += size;
   int64_t length = static_cast<int64_t>(adaptor.getLength());
-  if (start < 0 || length < 0 || start + length > size)
+  // Against a dynamic size, the bounds are the decomposition's (a slice
+  // whose start reads the size where it is negative).
+  bool inBounds = ShapedType::isDynamic(size)
+                      ? length >= 0
+                      : start >= 0 && length >= 0 && start + length <= size;
+  if (!inBounds)
     return infer.fail("start ", static_cast<int64_t>(adaptor.getStart()), " and length ",
                       length, " exceed dimension ", *dim, " of size ", size);
   SmallVector<int64_t> shape(self.getShape());
@@ -276,11 +282,12 @@ TAD_INFER_SIGNATURE(GluOp) {
   auto dim = wrapDim(static_cast<int64_t>(adaptor.getDim()), self.getRank());
   if (!dim)
     return infer.fail("'dim' is out of range");
-  if (self.getDimSize(*dim) % 2)
+  if (!self.isDynamicDim(*dim) && self.getDimSize(*dim) % 2)
     return infer.fail("halves dimension ", *dim, " but its size ",
                       self.getDimSize(*dim), " is odd");
   SmallVector<int64_t> shape(self.getShape());
-  shape[*dim] /= 2;
+  if (!self.isDynamicDim(*dim))
+    shape[*dim] /= 2;
   results.push_back(RankedTensorType::get(shape, self.getElementType()));
   return success();
 }
@@ -296,6 +303,9 @@ TAD_INFER_SIGNATURE(ChunkOp) {
   if (!dim)
     return infer.fail("'dim' is out of range");
   int64_t size = self.getDimSize(*dim), chunks = static_cast<int64_t>(adaptor.getChunks());
+  if (ShapedType::isDynamic(size))
+    return infer.fail("cannot chunk dimension ", *dim, ", whose size is "
+                      "dynamic: the number of results would depend on it");
   int64_t piece = size / chunks + (size % chunks != 0);
   if (size > 0 && splitPieceCount(size, piece) > kMaxSplitPieces)
     return infer.fail("chunking a dimension of size ", size, " into ", chunks,

@@ -26,7 +26,10 @@ static FailureOr<RankedTensorType> squareMatrices(const TensorInference &infer) 
   }
   int64_t m = shape[shape.size() - 2], n = shape.back();
   if (m != n) {
-    (void)infer.fail("expected square matrices, got ", m, "x", n);
+    auto size = [](int64_t n) {
+      return ShapedType::isDynamic(n) ? std::string("?") : std::to_string(n);
+    };
+    (void)infer.fail("expected square matrices, got ", size(m), "x", size(n));
     return failure();
   }
   return *a;

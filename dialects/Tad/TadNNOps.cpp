@@ -291,11 +291,19 @@ convolutionShape(const NNInference &infer, RankedTensorType input,
       return failure();
     }
   int64_t channels = input.getDimSize(1), filters = weight.getDimSize(0);
-  if (groups <= 0 || channels % groups != 0 || filters % groups != 0 ||
-      weight.getDimSize(1) * groups != channels) {
+  auto divides = [&](int64_t size) {
+    return ShapedType::isDynamic(size) || size % groups == 0;
+  };
+  if (ShapedType::isDynamic(channels)) {
+    (void)infer.fail("needs a static number of input channels, got input "
+                     "of shape ", shapeToString(input.getShape()));
+    return failure();
+  }
+  if (groups <= 0 || channels % groups != 0 || !divides(filters) ||
+      !dimsCompatible(mulSizes(weight.getDimSize(1), groups), channels)) {
     (void)infer.fail("weight of shape ", shapeToString(weight.getShape()),
-                     " does not fit ", channels, " input channels in ", groups,
-                     " groups");
+                     " does not fit ", input.getDimSize(1), " input channels in ",
+                     groups, " groups");
     return failure();
   }
   SmallVector<int64_t> shape{input.getDimSize(0), filters};

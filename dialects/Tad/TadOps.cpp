@@ -468,6 +468,10 @@ TAD_INFER_SIGNATURE(SqueezeDimOp) {
     return infer.fail("'dim' ", static_cast<int64_t>(adaptor.getDim()),
                       " is out of range for rank ", self->getRank());
   SmallVector<int64_t> shape(self->getShape());
+  if (self->getRank() > 0 && ShapedType::isDynamic(shape[*dim]))
+    return infer.fail("cannot squeeze dimension ", *dim, " of ",
+                      shapeToString(shape), ": whether its size is 1 is "
+                      "known at run time only");
   // ATen leaves a dimension whose size is not 1 in place.
   if (self->getRank() > 0 && shape[*dim] == 1)
     shape.erase(shape.begin() + *dim);

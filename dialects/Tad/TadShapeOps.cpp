@@ -61,10 +61,16 @@ TAD_INFER(PermuteOp) {
 }
 
 TAD_INFER(SqueezeOp) {
-  FailureOr<RankedTensorType> self =
-      tensorInference<SqueezeOp>(loc, operands).tensor(0);
+  TensorInference infer = tensorInference<SqueezeOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
   if (failed(self))
     return failure();
+  // Whether a dynamic size is squeezed is decided at run time, the rank
+  // at compile time.
+  if (!self->hasStaticShape())
+    return infer.fail("cannot squeeze ", shapeToString(self->getShape()),
+                      ": whether a dynamic size is 1 is known at run time "
+                      "only (squeeze the static dimensions by index)");
   SmallVector<int64_t> shape;
   for (int64_t size : self->getShape())
     if (size != 1)
@@ -115,10 +121,53 @@ TAD_INFER(SliceBackwardOp) {
   expected[*dim] = sliceBounds(sizes[*dim], static_cast<int64_t>(adaptor.getStart()),
                                static_cast<int64_t>(adaptor.getEnd()), step)
                        .length;
-  if (grad->getShape() != ArrayRef<int64_t>(expected))
+  if (!shapesCompatible(grad->getShape(), expected))
     return infer.fail("grad_output has shape ", shapeToString(grad->getShape()),
                       " but the slice has shape ", shapeToString(expected));
   return pushShape(results, sizes, grad->getElementType());
+}
+
+TAD_INFER(ShapeAsTensorOp) {
+  TensorInference infer = tensorInference<ShapeAsTensorOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  if (failed(self))
+    return failure();
+  return pushShape(results, {self->getRank()},
+                   IntegerType::get(context, 64));
+}
+
+OpFoldResult ShapeAsTensorOp::fold(FoldAdaptor) {
+  RankedTensorType self = getSelf().getType();
+  if (!self.hasStaticShape())
+    return {};
+  return DenseElementsAttr::get(getType(), self.getShape());
+}
+
+TAD_INFER(ExpandAsOp) {
+  TensorInference infer = tensorInference<ExpandAsOp>(loc, operands);
+  FailureOr<RankedTensorType> self = infer.tensor(0);
+  FailureOr<RankedTensorType> other = infer.tensor(1);
+  if (failed(self) || failed(other))
+    return failure();
+  // expand's rule with other's sizes: self's sizes, aligned from the last,
+  // are 1 or other's (a dynamic size on either side is checked at run time).
+  int64_t lead = other->getRank() - self->getRank();
+  bool fits = lead >= 0;
+  for (int64_t d = 0; fits && d < self->getRank(); ++d) {
+    int64_t from = self->getDimSize(d), to = other->getDimSize(d + lead);
+    fits = from == 1 || from == to || ShapedType::isDynamic(from) ||
+           ShapedType::isDynamic(to);
+  }
+  if (!fits)
+    return infer.fail("cannot expand shape ", shapeToString(self->getShape()),
+                      " to shape ", shapeToString(other->getShape()));
+  return pushShape(results, other->getShape(), self->getElementType());
+}
+
+OpFoldResult ExpandAsOp::fold(FoldAdaptor) {
+  if (getSelf().getType() == getType())
+    return getSelf();
+  return {};
 }
 
 TAD_INFER(SelectIntOp) {
@@ -134,7 +183,7 @@ TAD_INFER(SelectIntOp) {
     return failure();
   int64_t size = self->getDimSize(*dim);
   int64_t index = adaptor.getIndex();
-  if (index < -size || index >= size)
+  if (!ShapedType::isDynamic(size) && (index < -size || index >= size))
     return infer.fail("'index' ", index, " is out of range for size ", size);
   SmallVector<int64_t> shape(self->getShape());
   shape.erase(shape.begin() + *dim);
@@ -155,12 +204,13 @@ TAD_INFER(SelectBackwardOp) {
   if (failed(dim))
     return failure();
   int64_t index = adaptor.getIndex();
-  if (index < -sizes[*dim] || index >= sizes[*dim])
+  if (!ShapedType::isDynamic(sizes[*dim]) &&
+      (index < -sizes[*dim] || index >= sizes[*dim]))
     return infer.fail("'index' ", index, " is out of range for size ",
                       sizes[*dim]);
   SmallVector<int64_t> expected(sizes);
   expected.erase(expected.begin() + *dim);
-  if (grad->getShape() != ArrayRef<int64_t>(expected))
+  if (!shapesCompatible(grad->getShape(), expected))
     return infer.fail("grad_output has shape ", shapeToString(grad->getShape()),
                       " but the selected slice has shape ",
                       shapeToString(expected));
@@ -231,7 +281,8 @@ TAD_INFER(CatOp) {
   SmallVector<int64_t> shape(first->getShape());
   shape[*dim] = 0;
   for (Value operand : operands)
-    shape[*dim] += cast<RankedTensorType>(operand.getType()).getDimSize(*dim);
+    shape[*dim] = addSizes(
+        shape[*dim], cast<RankedTensorType>(operand.getType()).getDimSize(*dim));
   return pushShape(results, shape, first->getElementType());
 }
 
@@ -263,7 +314,7 @@ static LogicalResult pushPieces(const TensorInference &infer,
       return infer.fail("split sizes ", shapeToString(sizes),
                         " overflow a 64-bit size");
   }
-  if (total != self.getDimSize(dim))
+  if (!self.isDynamicDim(dim) && total != self.getDimSize(dim))
     return infer.fail("split sizes ", shapeToString(sizes), " do not add up to ",
                       self.getDimSize(dim), ", the size of dimension ", dim);
   for (int64_t size : sizes) {
@@ -289,6 +340,9 @@ TAD_INFER(SplitTensorOp) {
   if (splitSize <= 0)
     return infer.fail("'split_size' must be positive, got ", splitSize);
   int64_t size = self->getDimSize(*dim);
+  if (ShapedType::isDynamic(size))
+    return infer.fail("cannot split dimension ", *dim, ", whose size is "
+                      "dynamic: the number of results would depend on it");
   if (int64_t pieces = splitPieceCount(size, splitSize); pieces > kMaxSplitPieces)
     return infer.fail("splitting a dimension of size ", size, " by ", splitSize,
                       " gives ", pieces, " results; at most ", kMaxSplitPieces,
@@ -320,6 +374,9 @@ TAD_INFER(UnbindIntOp) {
   FailureOr<int64_t> dim = infer.dim(adaptor.getDim(), self->getRank());
   if (failed(dim))
     return failure();
+  if (self->isDynamicDim(*dim))
+    return infer.fail("cannot unbind dimension ", *dim, ", whose size is "
+                      "dynamic: the number of results would depend on it");
   if (self->getDimSize(*dim) > kMaxSplitPieces)
     return infer.fail("unbinding a dimension of size ", self->getDimSize(*dim),
                       " gives as many results; at most ", kMaxSplitPieces,
@@ -350,7 +407,7 @@ TAD_INFER(RepeatOp) {
       return infer.fail("'repeats' must be non-negative, got ",
                         shapeToString(repeats));
     int64_t size = i < n - rank ? 1 : self->getDimSize(i - (n - rank));
-    shape.push_back(size * repeats[i]);
+    shape.push_back(mulSizes(size, repeats[i]));
   }
   return pushShape(results, shape, self->getElementType());
 }

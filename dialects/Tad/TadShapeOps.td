@@ -1,6 +1,6 @@
 //===- TadShapeOps.td - views, copies, joins and splits ---*- tablegen -*-===//
 //
-// _unsafe_view, permute, squeeze, slice and select with their backward
+// _unsafe_view, _shape_as_tensor, expand_as, permute, squeeze, slice and select with their backward
 // ops, clone, _to_copy, cat, stack, split, split_with_sizes, unbind, repeat,
 // constant_pad_nd, flip and tril. Included from TadOps.td; inference in
 // TadShapeOps.cpp, lowering in
@@ -14,6 +14,35 @@ def Tad_UnsafeViewOp : Tad_AtenOp<"_unsafe_view",
   let arguments = (ins Tad_AnyTensor:$self, DenseI64ArrayAttr:$size);
   let results = (outs Tad_AnyTensor:$result);
   let assemblyFormat = "$self attr-dict `:` functional-type(operands, results)";
+}
+
+def Tad_ShapeAsTensorOp : Tad_AtenOp<"_shape_as_tensor",
+    "_shape_as_tensor(Tensor self) -> Tensor"> {
+  let summary = "the sizes of self as a 1-D i64 tensor";
+  let description = [{
+    How a derivative formula reads a dynamic size at run time (a mean's
+    element count over a dynamic batch); folds to a constant where the
+    sizes are static.
+    Example: `%s = tad._shape_as_tensor %x : (tensor<?x3xf32>) -> tensor<2xi64>`
+  }];
+  let arguments = (ins Tad_AnyTensor:$self);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$self attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Tad_ExpandAsOp : Tad_AtenOp<"expand_as",
+    "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)"> {
+  let summary = "self broadcast to the shape of other";
+  let description = [{
+    expand with the sizes taken from `other`, also where they are dynamic
+    (the gradient of a full reduction over a dynamic batch). Only other's
+    shape is read.
+  }];
+  let arguments = (ins Tad_AnyTensor:$self, Tad_AnyTensor:$other);
+  let results = (outs Tad_AnyTensor:$result);
+  let assemblyFormat = "$self `,` $other attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Tad_PermuteOp : Tad_AtenOp<"permute", "permute(Tensor(a) self, int[] dims) -> Tensor(a)"> {

@@ -8,6 +8,7 @@
 #ifndef TAD_DIALECT_TENSORSHAPES_H
 #define TAD_DIALECT_TENSORSHAPES_H
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,6 +25,10 @@ struct SliceBounds {
 };
 inline SliceBounds sliceBounds(int64_t size, std::optional<int64_t> start,
                                std::optional<int64_t> end, int64_t step) {
+  // Over a dynamic size the clamping happens at run time: the length is
+  // dynamic too.
+  if (ShapedType::isDynamic(size))
+    return {start.value_or(0), ShapedType::kDynamic};
   int64_t s = start.value_or(0), e = end.value_or(size);
   if (s < 0)
     s += size;

@@ -166,6 +166,14 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
         if (o.getReduction() == 0 && o.getGradOutput().getType().getRank() == 1)
           equalChecks(op, 0, 0, 1, 0, checks);
       })
+      // self's sizes (aligned from the last) are 1 or other's.
+      .Case([&](ExpandAsOp o) {
+        auto self = tensorType(o.getSelf());
+        int64_t lead = tensorType(o.getOther()).getRank() - self.getRank();
+        for (int64_t d = 0; d < self.getRank(); ++d)
+          if (self.getDimSize(d) != 1)
+            equalChecks(op, 0, d, 1, d + lead, checks);
+      })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); })
       // The pieces of a join agree in every dimension but the joined one

@@ -78,3 +78,16 @@ func.func @conv_pool(%x: tensor<?x2x?x5xf32>, %w: tensor<4x2x3x3xf32>) -> (tenso
   %1:2 = tad.max_pool2d_with_indices %0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : (tensor<?x4x?x3xf32>) -> (tensor<?x4x?x1xf32>, tensor<?x4x?x1xi64>)
   return %0, %1#0 : tensor<?x4x?x3xf32>, tensor<?x4x?x1xf32>
 }
+
+// -----
+
+// expand_as: other's sizes, self's broadcasting to them (a dynamic size on
+// either side is checked at run time).
+func.func @expand_as(%x: tensor<?x1xf32>, %y: tensor<?x4xf32>, %z: tensor<2x3xf32>) -> tensor<?x4xf32> {
+  %0 = tad.expand_as %x, %y : (tensor<?x1xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  // expected-error @+2 {{'tad.expand_as' op cannot expand shape [2, 3] to shape [?, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %1 = "tad.expand_as"(%z, %y) : (tensor<2x3xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+

@@ -91,6 +91,13 @@ func.func @f(%g: tensor<2x3xf64>, %x: tensor<2x3xf64>) -> tensor<2x3xf64> {
         Case("transpose.int", shaped("transpose.int", [2, 3, 4], [4, 3, 2],
                                      "{dim0 = 0 : i64, dim1 = -1 : i64}"),
              [normal(2, 3, 4)]),
+        # other is read for its sizes only (non-differentiable).
+        Case("expand_as", """
+func.func @f(%x: tensor<3x1xf64>, %y: tensor<2x3x4xf64> {tad.nondiff}) -> tensor<2x3x4xf64> {
+  %e = tad.expand_as %x, %y : (tensor<3x1xf64>, tensor<2x3x4xf64>) -> tensor<2x3x4xf64>
+  %0 = tad.mul.Tensor %e, %y : (tensor<2x3x4xf64>, tensor<2x3x4xf64>) -> tensor<2x3x4xf64>
+  return %0 : tensor<2x3x4xf64>
+}""", [normal(3, 1), normal(2, 3, 4)], diff=[0]),
         Case("expand", shaped("expand", [3, 1], [2, 3, 4],
                               "{size = array<i64: 2, -1, 4>}"), [normal(3, 1)]),
         Case("view", shaped("view", [2, 3, 4], [6, 4], "{size = array<i64: 6, -1>}"),

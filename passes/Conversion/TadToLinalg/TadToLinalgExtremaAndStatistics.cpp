@@ -180,7 +180,11 @@ Variance variance(OpBuilder &b, Location loc, Value self,
   auto type = cast<RankedTensorType>(self.getType());
   Type element = type.getElementType();
   ArrayRef<int64_t> shape = type.getShape();
-  double count = static_cast<double>(numElements(shape, dims));
+  // Counts over dynamic sizes are read at run time.
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sources.push_back({self, d});
+  Value count = elementCount(b, loc, shape, dims, sources, element);
   Value sum = buildSum(b, loc, shape, element, self, dims, identityElement);
   Value mean = divideBy(b, loc, sum, count);
   auto keptType =
@@ -193,7 +197,9 @@ Variance variance(OpBuilder &b, Location loc, Value self,
                              return arith::MulFOp::create(nb, nl, d, d)
                                  .getResult();
                            });
-  return {divideBy(b, loc, squares, count - correction), mean};
+  Value divisor = arith::SubFOp::create(
+      b, loc, count, floatConstant(b, loc, element, correction));
+  return {divideBy(b, loc, squares, divisor), mean};
 }
 
 template <typename OpTy>

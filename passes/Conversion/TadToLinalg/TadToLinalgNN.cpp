@@ -125,7 +125,11 @@ std::pair<Value, Value> moments(OpBuilder &b, Location loc, Value x,
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = typeOf(x);
   int64_t rank = type.getRank();
-  double count = static_cast<double>(numElements(type.getShape(), dims));
+  // The count of a dynamic size (batch norm over a dynamic batch) is read
+  // at run time.
+  Value count = elementCount(b, loc, type.getShape(), dims,
+                             keptSources(x, range(0, rank)),
+                             type.getElementType());
   Value mean = divideBy(b, loc, sumDims(b, loc, x, dims), count);
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap reduced = dimsMap(ctx, rank, complement(rank, dims));
@@ -144,7 +148,7 @@ std::pair<Value, Value> moments(OpBuilder &b, Location loc, Value x,
   Value rstd = buildElementwise(
       b, loc, typeOf(sq), sq, [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
         Type t = args[0].getType();
-        Value var = arith::DivFOp::create(nb, nl, args[0], constF(nb, nl, t, count));
+        Value var = arith::DivFOp::create(nb, nl, args[0], count);
         return math::RsqrtOp::create(
             nb, nl, arith::AddFOp::create(nb, nl, var, constF(nb, nl, t, eps)));
       });

@@ -1,11 +1,11 @@
 //===- TadToLinalgShape.cpp - tad shape ops to linalg and tensor ----------===//
 //
-// t and transpose.int become linalg.transpose; expand becomes an
+// t and transpose.int become linalg.transpose; expand and expand_as become an
 // all-parallel generic whose input map broadcasts (linalg.broadcast cannot
 // stretch size-1 dimensions, and the generic fuses with its consumers);
 // view, reshape, unsqueeze and squeeze.dim become tensor.collapse_shape /
-// tensor.expand_shape. Shapes are static, so the reshapes are always valid
-// (see reshapeTo). Ops whose result type equals their operand's lower to the
+// tensor.expand_shape (reshapeTo and reshapeDynamic); _shape_as_tensor
+// reads tensor.dim. Ops whose result type equals their operand's lower to the
 // operand itself.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 
 #include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TadOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -63,6 +64,45 @@ Value lowerExpand(ExpandOp op, ExpandOp::Adaptor adaptor, OpBuilder &b) {
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
+/// expand with other's sizes: other gives the result's dynamic sizes and
+/// is not read.
+Value lowerExpandAs(ExpandAsOp op, ExpandAsOp::Adaptor adaptor, OpBuilder &b) {
+  if (op.getSelf().getType() == op.getType())
+    return adaptor.getSelf();
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sources.push_back({adaptor.getOther(), d});
+  Value init = emptyTensor(b, loc, type, sources);
+  SmallVector<AffineMap> maps = {
+      broadcastMap(ctx, op.getSelf().getType().getShape(), type.getShape()),
+      AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)};
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{adaptor.getSelf()},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
+/// The sizes as i64 elements (static ones fold before lowering).
+Value lowerShapeAsTensor(ShapeAsTensorOp op, ShapeAsTensorOp::Adaptor adaptor,
+                         OpBuilder &b) {
+  Location loc = op.getLoc();
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < op.getSelf().getType().getRank(); ++d) {
+    Value size = tensor::DimOp::create(b, loc, adaptor.getSelf(), d);
+    sizes.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
+  }
+  return tensor::FromElementsOp::create(b, loc, op.getType(), sizes);
+}
+
 /// view, reshape, unsqueeze and squeeze.dim only change the shape.
 template <typename OpTy>
 Value lowerReshape(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
@@ -75,6 +115,8 @@ void lowering::populateShapePatterns(RewritePatternSet &patterns) {
   addLowering<TOp>(patterns, lowerT);
   addLowering<TransposeIntOp>(patterns, lowerTransposeInt);
   addLowering<ExpandOp>(patterns, lowerExpand);
+  addLowering<ExpandAsOp>(patterns, lowerExpandAs);
+  addLowering<ShapeAsTensorOp>(patterns, lowerShapeAsTensor);
   addLowering<ViewOp>(patterns, lowerReshape<ViewOp>);
   addLowering<ReshapeOp>(patterns, lowerReshape<ReshapeOp>);
   addLowering<UnsqueezeOp>(patterns, lowerReshape<UnsqueezeOp>);

@@ -355,16 +355,23 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           SoftplusBackwardOp, HardtanhBackwardOp, HardswishBackwardOp,
           HardsigmoidBackwardOp, EluBackwardOp, MaximumOp, MinimumOp,
           LerpTensorOp, AddcmulOp, AddcdivOp, ClampOp, ClampMinOp, ClampMaxOp,
-          WhereSelfOp,
+          ClampTensorOp, WhereSelfOp, WhereScalarOtherOp, WhereScalarSelfOp,
+          MaskedFillScalarOp, MaskedFillTensorOp,
+          // Comparisons and logical ops (buildElementwise, i1 results).
+          EqTensorOp, NeTensorOp, LtTensorOp, LeTensorOp, GtTensorOp,
+          GeTensorOp, EqScalarOp, NeScalarOp, LtScalarOp, LeScalarOp,
+          GtScalarOp, GeScalarOp, IsnanOp, LogicalNotOp, LogicalAndOp,
+          LogicalOrOp,
           // Conversions (buildElementwise; tad-widen-low-precision's too).
           ToCopyOp,
           // Products (buildProduct, addScaledProduct).
           MmOp, AddmmOp, BmmOp, MvOp, DotOp,
           // Reductions and losses (buildSum, elementCount).
           SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
-          MseLossBackwardOp,
+          MseLossBackwardOp, VarCorrectionOp, StdCorrectionOp,
+          VarMeanCorrectionOp,
           // Shapes (reshapeTo, buildTranspose).
-          TOp, TransposeIntOp, ExpandOp, ViewOp, ReshapeOp, UnsqueezeOp,
+          TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp, ReshapeOp, UnsqueezeOp,
           // Classification (TadToLinalgNN.cpp).
           SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op))
     return true;
@@ -375,6 +382,13 @@ bool lowering::lowersDynamicShapes(Operation *op) {
     int64_t axis = type.getRank() - norm.getNormalizedShape().size();
     return llvm::none_of(type.getShape().drop_front(axis),
                          ShapedType::isDynamic);
+  }
+  // Batch norm over a static channel count (its statistics are per
+  // channel; their count is read at run time).
+  if (isa<NativeBatchNormOp, NativeBatchNormLegitOp,
+          NativeBatchNormLegitNoTrainingOp>(op)) {
+    auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+    return type.getRank() >= 2 && !type.isDynamicDim(1);
   }
   // Slices and joins along a static dimension (TadToLinalgViewsAndSlices.cpp:
   // their other sizes are read from the operands, and tad-check-shapes

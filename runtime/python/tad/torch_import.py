@@ -19,6 +19,7 @@ are in docs/importer.md.
 """
 
 import contextlib
+import contextvars
 import functools
 import os
 import re
@@ -792,8 +793,8 @@ class _Emitter:
             m, eps = float(bound["momentum"]), float(bound["eps"])
             shape = bound["input"].meta["tensor_meta"].shape
             count = shape.numel() // shape[1]
-            def call(op, *args):
-                node = graph.call_function(op, args)
+            def call(op, *args, **kwargs):
+                node = graph.call_function(op, args, kwargs)
                 node.meta["stack_trace"] = n.meta.get("stack_trace")
                 return node
             # inserting_before keeps the nodes in the order they are made.
@@ -801,13 +802,35 @@ class _Emitter:
                 mean, invstd = call(operator.getitem, n, 1), call(operator.getitem, n, 2)
                 var = call(aten.sub.Tensor, call(aten.reciprocal.default,
                                                  call(aten.mul.Tensor, invstd, invstd)), eps)
-                unbiased = call(aten.mul.Tensor, var, count / max(count - 1, 1))
+                if _SIZES_AT_RUN_TIME.get():
+                    unbiased = call(aten.mul.Tensor, var,
+                                    self.bessel_factor(call, bound["input"], rv))
+                else:
+                    unbiased = call(aten.mul.Tensor, var, count / max(count - 1, 1))
                 new_mean = call(aten.add.Tensor, call(aten.mul.Tensor, rm, 1.0 - m),
                                 call(aten.mul.Tensor, mean, m))
                 new_var = call(aten.add.Tensor, call(aten.mul.Tensor, rv, 1.0 - m),
                                call(aten.mul.Tensor, unbiased, m))
             updates += [(placeholders.index(rm), new_mean), (placeholders.index(rv), new_var)]
         return updates
+
+    @staticmethod
+    def bessel_factor(call, x, like):
+        """count / max(count - 1, 1) for the count of ``x`` per channel
+        (every dimension but 1), read from its sizes at run time: the
+        node, a 0-d tensor of the dtype of ``like`` (a placeholder)."""
+        torch = _torch()
+        aten = torch.ops.aten
+        sizes = call(aten._to_copy.default, call(aten._shape_as_tensor.default, x),
+                     dtype=torch.float64)
+        count = None
+        for d in range(len(x.meta["tensor_meta"].shape)):
+            if d != 1:
+                size = call(aten.select.int, sizes, 0, d)
+                count = size if count is None else call(aten.mul.Tensor, count, size)
+        factor = call(aten.div.Tensor, count,
+                      call(aten.clamp_min.default, call(aten.sub.Tensor, count, 1), 1))
+        return call(aten._to_copy.default, factor, dtype=like.meta["tensor_meta"].dtype)
 
     def emit(self, n):
         import operator
@@ -1158,6 +1181,21 @@ def torch_unused_parameters(module, inputs, loss_fn=None, targets=()):
     return unused_ok
 
 
+# Set while tracing the two programs of a dynamic import (sizes_at_run_time):
+# what the importer itself computes from sizes (batch norm's Bessel factor)
+# is computed from the tensors' sizes at run time, not written as a number.
+_SIZES_AT_RUN_TIME = contextvars.ContextVar("tad_sizes_at_run_time", default=False)
+
+
+@contextlib.contextmanager
+def sizes_at_run_time():
+    token = _SIZES_AT_RUN_TIME.set(True)
+    try:
+        yield
+    finally:
+        _SIZES_AT_RUN_TIME.reset(token)
+
+
 def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool = False,
                return_info: bool = False, recurrent: str = "loop",
                dynamic_shapes=None):
@@ -1192,9 +1230,11 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
         if spec:
             args_a, base = _dynamic.resized(torch, example_args, spec, grow=False)
             args_b, grown = _dynamic.resized(torch, example_args, spec, grow=True)
-            text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
-                                      recurrent)
-            text_b = from_torch(module, args_b, name, nondiff_inputs, False, recurrent)
+            with sizes_at_run_time():
+                text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
+                                          recurrent)
+                text_b = from_torch(module, args_b, name, nondiff_inputs, False,
+                                    recurrent)
             text = _dynamic.generalize(text_a, text_b, base=base, grown=grown)
             return (text, info) if return_info else text
     fn, params, buffers = module_function(module, len(example_args))

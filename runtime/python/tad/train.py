@@ -520,12 +520,13 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
         data_a, base = ti._dynamic.resized(torch, data, spec, grow=False)
         data_b, grown = ti._dynamic.resized(torch, data, spec, grow=True)
         n = len(inputs)
-        text_a = train_step_mlir(model, data_a[:n], data_a[n:], loss_fn, optimizer,
-                                 data_parallel, bucket_bytes, recurrent=recurrent,
-                                 precision=precision)[0]
-        text_b = train_step_mlir(model, data_b[:n], data_b[n:], loss_fn, optimizer,
-                                 data_parallel, bucket_bytes, recurrent=recurrent,
-                                 precision=precision)[0]
+        with ti.sizes_at_run_time():
+            text_a = train_step_mlir(model, data_a[:n], data_a[n:], loss_fn, optimizer,
+                                     data_parallel, bucket_bytes, recurrent=recurrent,
+                                     precision=precision)[0]
+            text_b = train_step_mlir(model, data_b[:n], data_b[n:], loss_fn, optimizer,
+                                     data_parallel, bucket_bytes, recurrent=recurrent,
+                                     precision=precision)[0]
         text = ti._dynamic.generalize(text_a, text_b, base=base, grown=grown)
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
