@@ -408,6 +408,15 @@ static LogicalResult inferView(std::optional<Location> loc,
   return success();
 }
 
+// _unsafe_view is view under value semantics (TadShapeOps.td).
+TAD_INFER_SIGNATURE(UnsafeViewOp) {
+  Adaptor adaptor(operands, attributes, properties, regions);
+  bool hasSize = static_cast<bool>(adaptor.getSizeAttr());
+  return inferView<UnsafeViewOp>(
+      loc, operands, hasSize ? adaptor.getSize() : ArrayRef<int64_t>(),
+      hasSize, "size", results);
+}
+
 TAD_INFER_SIGNATURE(ViewOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
   bool hasSize = static_cast<bool>(adaptor.getSizeAttr());

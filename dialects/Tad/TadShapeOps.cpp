@@ -20,25 +20,6 @@ static LogicalResult pushShape(SmallVectorImpl<Type> &results,
   return success();
 }
 
-TAD_INFER(UnsafeViewOp) {
-  TensorInference infer = tensorInference<UnsafeViewOp>(loc, operands);
-  FailureOr<RankedTensorType> self = infer.tensor(0);
-  if (failed(self))
-    return failure();
-  Adaptor adaptor(operands, attributes, properties, regions);
-  if (!adaptor.getSizeAttr())
-    return infer.fail("requires attribute 'size'");
-  if (!self->hasStaticShape())
-    return infer.fail("requires a statically shaped operand, got ", *self);
-  std::optional<SmallVector<int64_t>> shape =
-      inferViewShape(adaptor.getSize(), self->getNumElements());
-  if (!shape)
-    return infer.fail("'size' ", shapeToString(adaptor.getSize()),
-                      " is invalid for a tensor of ", self->getNumElements(),
-                      " elements");
-  return pushShape(results, *shape, self->getElementType());
-}
-
 TAD_INFER(PermuteOp) {
   TensorInference infer = tensorInference<PermuteOp>(loc, operands);
   FailureOr<RankedTensorType> self = infer.tensor(0);

@@ -13,7 +13,9 @@
 #include "passes/ABI/ABI.h"
 #include "passes/ABI/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -61,6 +63,32 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
 /// Like traceSize, for an index value that is a size.
 std::optional<std::pair<unsigned, int64_t>> traceIndex(func::FuncOp fn,
                                                        Value size) {
+  // A view's dynamic size (reshapeDynamic): the size of a collapsed group
+  // divided by the product of its static members, with one dynamic member:
+  // that member's size (a sequence of [T, B] flattened and split again).
+  if (auto div = size.getDefiningOp<arith::DivUIOp>()) {
+    std::optional<int64_t> divisor = getConstantIntValue(div.getRhs());
+    auto whole = div.getLhs().getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> index = whole ? whole.getConstantIndex() : std::nullopt;
+    auto collapse = whole ? whole.getSource().getDefiningOp<tensor::CollapseShapeOp>()
+                          : nullptr;
+    if (!divisor || !index || !collapse)
+      return std::nullopt;
+    auto source = collapse.getSrcType();
+    std::optional<int64_t> member;
+    int64_t known = 1;
+    for (int64_t d : collapse.getReassociationIndices()[*index]) {
+      if (!source.isDynamicDim(d))
+        known *= source.getDimSize(d);
+      else if (member)
+        return std::nullopt;
+      else
+        member = d;
+    }
+    if (!member || known != *divisor)
+      return std::nullopt;
+    return traceSize(fn, collapse.getSrc(), *member);
+  }
   auto dimOp = size.getDefiningOp<tensor::DimOp>();
   std::optional<int64_t> index = dimOp ? dimOp.getConstantIndex() : std::nullopt;
   if (!index)

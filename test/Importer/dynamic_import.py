@@ -106,15 +106,31 @@ for n in (1, 5):
           np.allclose(out, conv(x).detach().numpy(), rtol=1e-12, atol=1e-13))
 
 
-# A tensor made in Python from a dynamic size is a constant of each trace's
-# size: refused, not written as a constant of dynamic shape.
+# A tensor of one value made in Python from a dynamic size (zeros of the
+# batch) is a constant of each trace's size: rebuilt from the input's size.
 class FromSize(nn.Module):
     def forward(self, x):
-        return x + torch.zeros(x.shape[0], 3, dtype=x.dtype)
+        return x * (torch.zeros(x.shape[0], 3, dtype=x.dtype) + 2.0)
+
+
+text = tad.from_torch(FromSize(), (torch.randn(4, 3, dtype=torch.float64),),
+                      dynamic_shapes=[{0: "b"}])
+module = tad.compile(text)
+for n in (1, 6):
+    x = torch.randn(n, 3, dtype=torch.float64)
+    check(f"splat of a dynamic size at batch {n}",
+          np.array_equal(module.forward(x.numpy()), (2 * x).numpy()))
+
+
+# Other values made from a dynamic size (arange) are refused, not written
+# as a constant of dynamic shape.
+class Arange(nn.Module):
+    def forward(self, x):
+        return x + torch.arange(x.shape[0], dtype=x.dtype)[:, None]
 
 
 try:
-    tad.from_torch(FromSize(), (torch.randn(4, 3, dtype=torch.float64),),
+    tad.from_torch(Arange(), (torch.randn(4, 3, dtype=torch.float64),),
                    dynamic_shapes=[{0: "b"}])
     check("constant of a dynamic size refused", False)
 except tad.DynamicShapeError as e:

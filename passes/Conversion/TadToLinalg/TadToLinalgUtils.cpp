@@ -371,7 +371,8 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           MseLossBackwardOp, VarCorrectionOp, StdCorrectionOp,
           VarMeanCorrectionOp,
           // Shapes (reshapeTo, buildTranspose).
-          TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp, ReshapeOp, UnsqueezeOp,
+          TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp,
+          UnsafeViewOp, ReshapeOp, UnsqueezeOp, PermuteOp,
           // Classification (TadToLinalgNN.cpp).
           SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op))
     return true;
@@ -400,6 +401,12 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           })
       .Case([](SliceBackwardOp slice) {
         return staticIn(slice.getType(), slice.getDim());
+      })
+      .Case([](SelectIntOp select) {
+        return staticIn(select.getSelf().getType(), select.getDim());
+      })
+      .Case([](SelectBackwardOp select) {
+        return staticIn(select.getType(), select.getDim());
       })
       .Case([](CatOp cat) {
         return staticIn(cat.getTensors().getTypes(), cat.getDim()) &&

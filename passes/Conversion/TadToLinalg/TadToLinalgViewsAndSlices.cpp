@@ -127,8 +127,10 @@ Value lowerPermute(PermuteOp op, PermuteOp::Adaptor adaptor, OpBuilder &b) {
     perm.push_back(*wrapDim(d, rank));
   if (llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
     return adaptor.getSelf();
-  Value init =
-      tensor::EmptyOp::create(b, op.getLoc(), type.getShape(), type.getElementType());
+  SmallVector<SizeSource> sources;
+  for (int64_t d : perm)
+    sources.push_back({adaptor.getSelf(), d});
+  Value init = emptyTensor(b, op.getLoc(), type, sources);
   return linalg::TransposeOp::create(b, op.getLoc(), adaptor.getSelf(), init,
                                      perm)
       .getResult()[0];

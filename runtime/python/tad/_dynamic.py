@@ -10,11 +10,12 @@ depends on those sizes:
 - a ``view``/``reshape``/``_unsafe_view`` size list with exactly one
   differing entry gets ``-1`` there, an ``expand`` size list ``-1`` (keep
   the input's size) wherever it differs;
-- anything else that differs (another attribute, a constant -- also a
-  constant whose shape depends on the sizes, such as the initial state
-  ``torch.zeros(x.shape[0], hidden)`` of a recurrence --, a different op or
-  graph) cannot be expressed and is refused with the line that differs,
-  rather than specialising silently.
+- a constant of one value whose shape has one such size (the initial
+  state ``torch.zeros(x.shape[0], hidden)`` of a recurrence) is made from
+  an input with that size at run time (``_sized_splat``);
+- anything else that differs (another attribute, another constant, a
+  different op or graph) cannot be expressed and is refused with the line
+  that differs, rather than specialising silently.
 
 The result is checked again by tadc: it re-infers every op's result type
 from the generalised operands (a wrong generalisation is a type error
@@ -173,7 +174,13 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
             f"{len(lines_b)} at the grown sizes)")
     by_sizes = {(base[n], grown[n]): n for n in base} if base else {}
     out = []
+    arguments = []  # the current function's: (name, type at a, type at b)
     for la, lb in zip(lines_a, lines_b):
+        if la.lstrip().startswith("func.func"):
+            types_b = {m.group(1): m.group(2) for m in _ARG.finditer(lb)}
+            arguments = [(m.group(1), f"tensor<{m.group(2)}>",
+                          f"tensor<{types_b.get(m.group(1), m.group(2))}>")
+                         for m in _ARG.finditer(la)]
         if la == lb:
             out.append(la)
             continue
@@ -183,10 +190,11 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
         op = next((name for name in _SIZE_OPS + ("tad.expand",)
                    if f'"{name}"' in la or f"{name} " in la), None)
         if '"tad.constant"' in la:
-            raise _differs(la, lb, "a constant's shape depends on the dynamic "
-                           "sizes (a tensor made in Python from a size, such as "
-                           "torch.zeros(x.shape[0], ...); make it from an input "
-                           "instead, e.g. torch.zeros_like, or pass it as one)")
+            out.extend(_sized_splat(la, lb, arguments, len(out)))
+            continue
+        if "tensor.extract_slice" in la or "tensor.insert_slice" in la:
+            out.extend(_dynamic_slice(la, lb, len(out)))
+            continue
         pieces = []
         for i, (x, y) in enumerate(zip(pa, pb)):
             if x == y:
@@ -213,6 +221,162 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
             line = _name_arguments(line, la, lb, by_sizes)
         out.append(line)
     return "\n".join(out) + ("\n" if text_a.endswith("\n") else "")
+
+
+_CONSTANT = re.compile(r'^(\s*)(%[\w$.]+) = "tad\.constant"\(\) \{value = (dense<[^<>]*>) : '
+                       r'(tensor<[^<>]*>)\} : \(\) -> (tensor<[^<>]*>)\s*$')
+
+
+def _sized_splat(la: str, lb: str, arguments, serial: int) -> List[str]:
+    """A splat constant whose shape has one dynamic size (the initial state
+    ``torch.zeros(x.shape[0], hidden)`` of a recurrence), made from an
+    argument with that size: the argument reduced to that dimension
+    (select.int at index 0 of the others), zeros_like, viewed as a column
+    of the constant's rank, plus the splat of every other size. The lines
+    replacing ``la``; raises where that does not apply."""
+    ma, mb = _CONSTANT.match(la), _CONSTANT.match(lb)
+    refuse = _differs(la, lb, "a constant's shape depends on the dynamic sizes "
+                      "(a tensor made in Python from a size, such as "
+                      "torch.zeros(x.shape[0], ...), can be generalised only "
+                      "where it is one float value, one of its sizes is dynamic "
+                      "and an input has that size; make it from an input, e.g. "
+                      "torch.zeros_like, or pass it as one)")
+    if not ma or not mb or ma.group(3) != mb.group(3):
+        raise refuse  # not the same splat value at both sizes
+    indent, result, value = ma.group(1), ma.group(2), ma.group(3)
+    da = _TENSOR.fullmatch(ma.group(4)).group(1).split("x")
+    db = _TENSOR.fullmatch(mb.group(4)).group(1).split("x")
+    element = da[-1]
+    dims = [i for i, (x, y) in enumerate(zip(da[:-1], db[:-1])) if x != y]
+    if len(da) != len(db) or len(dims) != 1 or not element.startswith(("f", "bf")):
+        raise refuse
+    i = dims[0]
+    pair = (da[i], db[i])
+    source = None
+    for name, ta, tb in arguments:
+        sa = _TENSOR.fullmatch(ta).group(1).split("x")
+        sb = _TENSOR.fullmatch(tb).group(1).split("x")
+        for d, (x, y) in enumerate(zip(sa[:-1], sb[:-1])):
+            if (x, y) == pair and all(s not in ("0",) for s in sa[:-1]):
+                source = (name, _generalize_type(ta, tb), d)
+                break
+        if source:
+            break
+    if source is None:
+        raise refuse
+    name, arg_type, d = source
+    shape = _TENSOR.fullmatch(arg_type).group(1).split("x")
+    sizes, arg_element = shape[:-1], shape[-1]
+    lines, value_name, k = [], name, 0
+
+    def fresh():
+        nonlocal k
+        k += 1
+        return f"%dynsize{serial}_{k}"
+
+    # Drop every other dimension, the last first so that indices hold.
+    kept = list(sizes)
+    for j in reversed(range(len(sizes))):
+        if j == d:
+            continue
+        before = "tensor<" + "x".join(kept + [arg_element]) + ">"
+        kept.pop(j)
+        after = "tensor<" + "x".join(kept + [arg_element]) + ">"
+        new = fresh()
+        lines.append(f'{indent}{new} = "tad.select.int"({value_name}) '
+                     f'{{dim = {j} : i64, index = 0 : i64}} : ({before}) -> {after}')
+        value_name = new
+    vector = f"tensor<?x{arg_element}>"
+    if arg_element != element:
+        new = fresh()
+        lines.append(f'{indent}{new} = "tad._to_copy"({value_name}) {{dtype = {element}}} '
+                     f': ({vector}) -> tensor<?x{element}>')
+        value_name, vector = new, f"tensor<?x{element}>"
+    zeros = fresh()
+    lines.append(f'{indent}{zeros} = "tad.zeros_like"({value_name}) : ({vector}) -> {vector}')
+    rank = len(da) - 1
+    column = ["?" if j == i else "1" for j in range(rank)]
+    column_type = "tensor<" + "x".join(column + [element]) + ">"
+    view_sizes = ", ".join("-1" if j == i else "1" for j in range(rank))
+    viewed = fresh()
+    lines.append(f'{indent}{viewed} = "tad.view"({zeros}) {{size = array<i64: {view_sizes}>}} '
+                 f': ({vector}) -> {column_type}')
+    splat = ["1" if j == i else da[j] for j in range(rank)]
+    splat_type = "tensor<" + "x".join(splat + [element]) + ">"
+    constant = fresh()
+    lines.append(f'{indent}{constant} = "tad.constant"() {{value = {value} : {splat_type}}} '
+                 f': () -> {splat_type}')
+    result_type = "tensor<" + "x".join(["?" if j == i else da[j] for j in range(rank)]
+                                       + [element]) + ">"
+    lines.append(f'{indent}{result} = "tad.add.Tensor"({viewed}, {constant}) '
+                 f'{{alpha = 1.0 : f64}} : ({column_type}, {splat_type}) -> {result_type}')
+    return lines
+
+
+_EXTRACT = re.compile(r"^(\s*)(%[\w$.:#]+) = tensor\.extract_slice (%[\w$.#]+)"
+                      r"\[([^\]]*)\] \[([^\]]*)\] \[([^\]]*)\] : "
+                      r"(tensor<[^<>]*>) to (tensor<[^<>]*>)\s*$")
+_INSERT = re.compile(r"^(\s*)(%[\w$.:#]+) = tensor\.insert_slice (%[\w$.#]+) into "
+                     r"(%[\w$.#]+)\[([^\]]*)\] \[([^\]]*)\] \[([^\]]*)\] : "
+                     r"(tensor<[^<>]*>) into (tensor<[^<>]*>)\s*$")
+
+
+def _dynamic_slice(la: str, lb: str, serial: int) -> List[str]:
+    """A tensor.extract_slice/insert_slice (the recurrent emitter's) whose
+    sizes differ between the traces only where the slice spans a whole
+    dimension of the sliced tensor (the batch): those sizes are read with
+    tensor.dim of that tensor, the types generalised. The lines replacing
+    ``la``; raises where that does not apply."""
+    refuse = _differs(la, lb, "a slice's sizes depend on the dynamic sizes "
+                      "other than by spanning a whole dimension")
+    extract = _EXTRACT.match(la)
+    if extract:
+        mb = _EXTRACT.match(lb)
+        if not mb:
+            raise refuse
+        indent, result, whole = extract.group(1), extract.group(2), extract.group(3)
+        offsets, sizes, strides = extract.group(4, 5, 6)
+        types_a, types_b = extract.group(7, 8), mb.group(7, 8)
+        sized_a, sized_b = types_a[0], types_b[0]  # the sliced tensor's type
+        head = f"{indent}{result} = tensor.extract_slice {whole}"
+        same = [extract.group(i) == mb.group(i) for i in (2, 3, 4, 6)]
+    else:
+        ma, mb = _INSERT.match(la), _INSERT.match(lb)
+        if not ma or not mb:
+            raise refuse
+        indent, result, value, whole = ma.group(1, 2, 3, 4)
+        offsets, sizes, strides = ma.group(5, 6, 7)
+        types_a, types_b = ma.group(8, 9), mb.group(8, 9)
+        sized_a, sized_b = types_a[1], types_b[1]  # the destination's
+        head = f"{indent}{result} = tensor.insert_slice {value} into {whole}"
+        same = [ma.group(i) == mb.group(i) for i in (2, 3, 4, 5, 7)]
+    if not all(same):
+        raise refuse
+    sizes_a = [v.strip() for v in sizes.split(",")]
+    sizes_b = [v.strip() for v in (mb.group(5) if extract else mb.group(6)).split(",")]
+    dims_a = _TENSOR.fullmatch(sized_a).group(1).split("x")[:-1]
+    dims_b = _TENSOR.fullmatch(sized_b).group(1).split("x")[:-1]
+    offset_list = [v.strip() for v in offsets.split(",")]
+    lines, generalized = [], []
+    for j, (x, y) in enumerate(zip(sizes_a, sizes_b)):
+        if x == y:
+            generalized.append(x)
+            continue
+        if (len(sizes_a) != len(dims_a) or offset_list[j] != "0" or
+                (x, y) != (dims_a[j], dims_b[j])):
+            raise refuse
+        index, size = f"%dynslice{serial}_{j}_i", f"%dynslice{serial}_{j}"
+        lines.append(f"{indent}{index} = arith.constant {j} : index")
+        lines.append(f"{indent}{size} = tensor.dim {whole}, {index} : "
+                     f"{_generalize_type(sized_a, sized_b)}")
+        generalized.append(size)
+    types = [_generalize_type(a, b) for a, b in zip(types_a, types_b)]
+    if None in types:
+        raise refuse
+    joiner = " to " if extract else " into "
+    lines.append(f"{head}[{offsets}] [{', '.join(generalized)}] [{strides}] : "
+                 f"{joiner.join(types)}")
+    return lines
 
 
 def _name_arguments(line: str, la: str, lb: str, by_sizes) -> str:
