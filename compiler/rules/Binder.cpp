@@ -1087,6 +1087,42 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     if (self.kind == Kind::Zero)
       return FormulaValue::zero(
           RankedTensorType::get(size, self.type.getElementType()));
+    // Nothing to sum where the sizes agree but for what is dynamic on one
+    // side ([?, 3] to [8, 3]): the type of the tensor the sizes are of.
+    if (args[1].sizesOf && args[1].sizesOffset == 0 &&
+        shapesCompatible(self.type.getShape(), size) &&
+        llvm::none_of(llvm::zip_equal(self.type.getShape(), size), [](auto s) {
+          return std::get<0>(s) != std::get<1>(s) &&
+                 (std::get<0>(s) == 1 || std::get<1>(s) == 1);
+        }))
+      return callOpByName(expr, "expand_as",
+                          {self, FormulaValue::ofTensor(args[1].sizesOf)});
+    // A dynamic target size against a static one other than 1 is that size
+    // (never a broadcast): sum to the static sizes, then take the type of
+    // the tensor the sizes are of.
+    ArrayRef<int64_t> from = self.type.getShape();
+    int64_t lead = static_cast<int64_t>(from.size()) - static_cast<int64_t>(size.size());
+    SmallVector<int64_t> resolved(size);
+    bool resolvedAny = false;
+    for (auto [i, target] : llvm::enumerate(resolved)) {
+      int64_t source = lead + static_cast<int64_t>(i) >= 0 ? from[lead + i] : 1;
+      if (ShapedType::isDynamic(target) && !ShapedType::isDynamic(source) &&
+          source != 1) {
+        target = source;
+        resolvedAny = true;
+      }
+    }
+    if (resolvedAny && args[1].sizesOf && args[1].sizesOffset == 0) {
+      FailureOr<FormulaValue> summed =
+          from == ArrayRef<int64_t>(resolved)
+              ? FailureOr<FormulaValue>(self)
+              : callOpByName(expr, "sum_to_size",
+                             {self, FormulaValue::intList(resolved)});
+      if (failed(summed))
+        return failure();
+      return callOpByName(expr, "expand_as",
+                          {*summed, FormulaValue::ofTensor(args[1].sizesOf)});
+    }
     return callOpByName(expr, "sum_to_size", {self, args[1]});
   }
   if (llvm::is_contained({"expand_as", "view_as", "reshape_as"}, name) &&

@@ -288,6 +288,10 @@ static LogicalResult pushPieces(const TensorInference &infer,
                                 SmallVectorImpl<Type> &results) {
   int64_t total = 0;
   for (int64_t size : sizes) {
+    if (ShapedType::isDynamic(size))
+      return infer.fail("split sizes ", shapeToString(sizes),
+                        " include a dynamic size: pieces of dynamic size "
+                        "are not supported");
     if (size < 0)
       return infer.fail("split sizes must be non-negative, got ",
                         shapeToString(sizes));

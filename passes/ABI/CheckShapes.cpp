@@ -11,6 +11,7 @@
 
 #include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TadOps.h"
+#include "dialects/Tad/TensorShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -173,6 +174,31 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
         for (int64_t d = 0; d < self.getRank(); ++d)
           if (self.getDimSize(d) != 1)
             equalChecks(op, 0, d, 1, d + lead, checks);
+      })
+      // The gradient has the result's sizes but at the sliced dimension
+      // (select_backward: without it); the lowering casts it to them.
+      .Case([&](SliceBackwardOp o) {
+        auto result = tensorType(o.getResult());
+        auto grad = tensorType(o.getGradOutput());
+        int64_t dim = *wrapDim(o.getDim(), result.getRank());
+        SmallVector<int64_t> expected(result.getShape());
+        expected[dim] =
+            sliceBounds(expected[dim], static_cast<int64_t>(o.getStart()),
+                        static_cast<int64_t>(o.getEnd()), o.getStep())
+                .length;
+        for (int64_t d = 0; d < grad.getRank(); ++d)
+          if (grad.isDynamicDim(d) && !ShapedType::isDynamic(expected[d]))
+            checks.push_back({{0, d}, expected[d]});
+      })
+      .Case([&](SelectBackwardOp o) {
+        auto result = tensorType(o.getResult());
+        auto grad = tensorType(o.getGradOutput());
+        int64_t dim = *wrapDim(o.getDim(), result.getRank());
+        for (int64_t d = 0; d < grad.getRank(); ++d) {
+          int64_t r = d < dim ? d : d + 1;
+          if (grad.isDynamicDim(d) && !result.isDynamicDim(r))
+            checks.push_back({{0, d}, result.getDimSize(r)});
+        }
       })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); })

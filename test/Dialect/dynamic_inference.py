@@ -9,7 +9,11 @@ then reports the types it infers. The original instance is one value of
 those dynamic sizes, so each inferred static size must be the original's;
 and no diagnostic may show a number made of the dynamic marker (a size
 computed from ShapedType::kDynamic). Rejecting the dynamic form with a
-clear error is fine. Prints the offenders and `N variants, M bad`."""
+clear error is fine. Then each instance with a dynamic dimension 0 goes
+through differentiation and lowering (PIPELINE): tad may refuse it with a
+diagnostic, but must not crash, build an invalid upstream op, or print a
+size made of the marker. Prints the offenders, `N variants, M bad` and
+`pipeline: N through, M bad`."""
 import argparse
 import glob
 import os
@@ -124,7 +128,65 @@ def main():
                     bad += 1
                     print(f'BAD {name}: {"; ".join(problems)}\n{source}{run.stderr[:600]}')
     print(f'{total} variants, {bad} bad')
-    return 1 if bad else 0
+    through, failed = pipeline(args.tad_opt, per_op, args.per_op)
+    print(f'pipeline: {through} through, {len(failed)} bad')
+    for line in failed:
+        print(line)
+    return 1 if bad or failed else 0
+
+
+# What differentiation and lowering run on a program (tadc's order).
+PIPELINE = ['--tad-decompose', '--tad-vjp=functions=f', '--tad-jvp=functions=f',
+            '--tad-decompose', '--tad-split-dynamic-batch', '--tad-check-shapes',
+            '--tad-to-linalg']
+
+
+def pipeline(tad_opt, per_op, limit):
+    """Each instance with dimension 0 of its operands dynamic, returned from
+    a function, through PIPELINE: a refusal must be a diagnostic of tad
+    (not a crash, not an invalid upstream op that tad built, not a number
+    made of the dynamic marker). Returns how many went through and the
+    offenders."""
+    through, failed = 0, []
+    for name in sorted(per_op):
+        for (_, attrs, inputs), outputs in per_op[name][:limit]:
+            if not any(len(shape_of(t)) > 1 for t in inputs):
+                continue
+            variant = [retyped(t, {0}) for t in inputs]
+            arguments = ', '.join(f'%a{i}: {t}' for i, t in enumerate(variant))
+            operands = ', '.join(f'%a{i}' for i in range(len(variant)))
+
+            def source(results):
+                names = ['%r'] if len(results) == 1 else [f'%r#{i}' for i in range(len(results))]
+                bind = '%r' if len(results) == 1 else f'%r:{len(results)}'
+                return (f'func.func @f({arguments}) -> ({", ".join(results)}) {{\n'
+                        f'  {bind} = {name}({operands}){attrs} : ({", ".join(variant)}) '
+                        f'-> ({", ".join(results)})\n'
+                        f'  return {", ".join(names)} : {", ".join(results)}\n}}\n')
+            text = source([retyped(t) for t in outputs])
+            run = subprocess.run([tad_opt, '-'], input=text, capture_output=True, text=True)
+            inferred = re.search(r"inferred type\(s\) (.*?) are incompatible", run.stderr)
+            if inferred:
+                text = source(re.findall(r"'(tensor<[^']*>)'", inferred.group(1)))
+                run = subprocess.run([tad_opt, '-'], input=text, capture_output=True, text=True)
+            if run.returncode != 0 or not re.search(r'x(f32|f64)>', text.split('->')[1]):
+                continue  # refused by inference, or nothing to differentiate
+            run = subprocess.run([tad_opt, '-'] + PIPELINE, input=text,
+                                 capture_output=True, text=True, timeout=120)
+            messages = [line.split('error:', 1)[1] for line in run.stderr.splitlines()
+                        if 'error:' in line]
+            problems = []
+            if run.returncode not in (0, 1) or 'Stack dump' in run.stderr:
+                problems.append('crash')
+            problems += [f'invalid IR built: {m.strip()}' for m in messages
+                         if re.search(r"'(tensor|linalg|arith|scf|memref)\.", m)]
+            problems += [f'size {n} from the dynamic marker' for m in messages
+                         for n in re.findall(r'-?\d{12,}', m) if n not in text]
+            if problems:
+                failed.append(f'BAD pipeline {name}: {"; ".join(problems)}\n{text}')
+            elif run.returncode == 0:
+                through += 1
+    return through, failed
 
 
 if __name__ == '__main__':

@@ -163,6 +163,26 @@ except tad.TadError as e:
     check("two symbols unequal at run time", e.status == 5 and
           "operand 1 has size 5 in dimension 0, expected 4 in tad.add.Tensor at" in str(e))
 
+# A product whose inner size is dynamic in one operand only: the gradient
+# of the other, [?, ?] by inference, takes its operand's type [?, 3]
+# through expand_as (checked at run time).
+INNER = """
+func.func @h(%a: tensor<?x3xf64>, %b: tensor<?x4xf64> {tad.nondiff}) -> tensor<?x4xf64> {
+  %0 = tad.mm %a, %b : (tensor<?x3xf64>, tensor<?x4xf64>) -> tensor<?x4xf64>
+  return %0 : tensor<?x4xf64>
+}
+"""
+inner = tad.compile(INNER, vjp="h")
+a, b = rng.standard_normal((5, 3)), rng.standard_normal((3, 4))
+g = rng.standard_normal((5, 4))
+grads = inner.h_vjp(a, b, g)
+check("inner dynamic size: VJP", len(grads) == 2 and np.allclose(grads[1], g @ b.T))
+try:
+    inner.h_vjp(a, rng.standard_normal((2, 4)), g)
+    check("inner dynamic size: mismatch rejected", False, "no error")
+except tad.TadError as e:
+    check("inner dynamic size: mismatch rejected", e.status == 5)
+
 # Empty batch: zero-size results, a NaN mean (0/0, as PyTorch).
 o, loss = m.f(np.zeros((0, 8)), *params, np.zeros((0, 4)))
 check("B=0", o.shape == (0, 4) and np.isnan(loss))

@@ -310,6 +310,13 @@ Value lowering::reshapeDynamic(OpBuilder &b, Location loc, Value value,
     return tensor::CollapseShapeOp::create(b, loc, type, one,
                                            SmallVector<ReassociationIndices>{});
   }
+  // A static target needs a static collapsed size (the element count,
+  // which tad-check-shapes compares at run time).
+  if (type.hasStaticShape())
+    flatValue = tensor::CastOp::create(
+        b, loc,
+        RankedTensorType::get({type.getNumElements()}, type.getElementType()),
+        flatValue);
   SmallVector<ReassociationIndices> groups = groupAll(type.getRank());
   return tensor::ExpandShapeOp::create(
       b, loc, type, flatValue, groups,

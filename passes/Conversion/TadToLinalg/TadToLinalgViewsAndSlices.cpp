@@ -90,6 +90,14 @@ Value insert(OpBuilder &b, Location loc, Value source, Value dest,
       mixedSizes(b, loc, spec.sizes, dest), indexAttrs(b, spec.strides));
 }
 
+/// `value` as `type`, a type of the same sizes where either is static
+/// (the sizes of a gradient that the op's result type knows statically).
+Value castTo(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
 /// The sources of the sizes of a tensor with `like`'s dimensions and,
 /// when `insertedDim` is set, one more there (stack, select_backward).
 SmallVector<SizeSource> sourcesLike(Value like, int64_t rank,
@@ -161,9 +169,12 @@ Value lowerSliceBackward(SliceBackwardOp op, SliceBackwardOp::Adaptor adaptor,
   SliceBounds bounds =
       sliceBounds(shape[dim], static_cast<int64_t>(op.getStart()),
                   static_cast<int64_t>(op.getEnd()), step);
-  return insert(b, op.getLoc(), adaptor.getGradOutput(),
-                zeros(b, op.getLoc(), type,
-                      sourcesLike(adaptor.getGradOutput(), type.getRank())),
+  SmallVector<int64_t> sliced(shape);
+  sliced[dim] = bounds.length;
+  Value grad = castTo(b, op.getLoc(), adaptor.getGradOutput(),
+                      type.clone(sliced));
+  return insert(b, op.getLoc(), grad,
+                zeros(b, op.getLoc(), type, sourcesLike(grad, type.getRank())),
                 sliceSpec(shape, dim, bounds.start, bounds.length, step));
 }
 
@@ -186,9 +197,12 @@ Value lowerSelectBackward(SelectBackwardOp op, SelectBackwardOp::Adaptor adaptor
   int64_t index = op.getIndex();
   if (index < 0)
     index += shape[dim];
-  return insert(b, op.getLoc(), adaptor.getGradOutput(),
-                zeros(b, op.getLoc(), type,
-                      sourcesLike(adaptor.getGradOutput(), type.getRank(), dim)),
+  SmallVector<int64_t> selected(shape);
+  selected.erase(selected.begin() + dim);
+  Value grad = castTo(b, op.getLoc(), adaptor.getGradOutput(),
+                      type.clone(selected));
+  return insert(b, op.getLoc(), grad,
+                zeros(b, op.getLoc(), type, sourcesLike(grad, type.getRank(), dim)),
                 sliceSpec(shape, dim, index, 1, 1));
 }
 
