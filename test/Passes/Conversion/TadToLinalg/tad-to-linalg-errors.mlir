@@ -29,9 +29,9 @@ func.func @dynamic_after_static(%a: tensor<4xf64>, %b: tensor<?x3xf64>) -> tenso
 // -----
 
 // Broadcasting ops with a dynamic dimension.
-func.func @dynamic_broadcast(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xi1> {
-  // expected-error @+2 {{'tad.eq.Tensor' op tad-to-linalg does not lower this op with dynamic shapes (docs/dynamic-shapes.md lists those it does), got 'tensor<?x3xf32>'}}
-  // expected-error @+1 {{failed to legalize operation 'tad.eq.Tensor' that was explicitly marked illegal}}
-  %0 = tad.eq.Tensor %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xi1>
-  return %0 : tensor<?x3xi1>
+func.func @dynamic_broadcast(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+2 {{'tad._prelu_kernel' op tad-to-linalg does not lower this op with dynamic shapes (docs/dynamic-shapes.md lists those it does), got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{failed to legalize operation 'tad._prelu_kernel' that was explicitly marked illegal}}
+  %0 = "tad._prelu_kernel"(%a, %b) : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }
