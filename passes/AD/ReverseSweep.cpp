@@ -26,9 +26,7 @@ LogicalResult ReverseSweep::accumulate(Operation *user, Value value,
   // product with a dynamic inner size: [?, ?] for an operand [?, 3], or
   // [8, 3] for [?, 3]) takes the operand's type through expand_as, which
   // tad-check-shapes checks at run time; a static 1 against a dynamic size
-  // would broadcast, so it is left to the reduction below. (Where such a
-  // gradient is a result of the C ABI, tad-record-abi cannot give its
-  // dynamic size from the arguments' and says so.)
+  // would broadcast, so it is left to the reduction below.
   auto refines = [&](int64_t from, int64_t to) {
     return from == to || ShapedType::isDynamic(from) ||
            (ShapedType::isDynamic(to) && from != 1);

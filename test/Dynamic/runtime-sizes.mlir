@@ -30,3 +30,14 @@ func.func @lower(%x: tensor<?x3xf32>, %b: tensor<1x3xf32>) -> (tensor<2xi64>, te
   %1 = tad.expand_as %b, %x : (tensor<1x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0, %1 : tensor<2xi64>, tensor<?x3xf32>
 }
+
+// Nothing broadcast: a slice of all of self with other's sizes, no copy.
+// LOWER-LABEL: func.func @refine(
+// LOWER-SAME: %[[X:.*]]: tensor<?x3xf32>, %[[S:.*]]: tensor<8x3xf32>
+// LOWER: %[[D:.*]] = tensor.dim %[[X]], %c0
+// LOWER: %[[R:.*]] = tensor.extract_slice %[[S]][0, 0] [%[[D]], 3] [1, 1] : tensor<8x3xf32> to tensor<?x3xf32>
+// LOWER: return %[[R]]
+func.func @refine(%x: tensor<?x3xf32>, %s: tensor<8x3xf32>) -> tensor<?x3xf32> {
+  %0 = tad.expand_as %s, %x : (tensor<8x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}

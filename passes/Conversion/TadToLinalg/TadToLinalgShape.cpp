@@ -72,6 +72,27 @@ Value lowerExpandAs(ExpandAsOp op, ExpandAsOp::Adaptor adaptor, OpBuilder &b) {
   Location loc = op.getLoc();
   RankedTensorType type = op.getType();
   MLIRContext *ctx = b.getContext();
+  // Same rank and nothing broadcast (self's sizes are other's where either
+  // is dynamic): self itself, with other's dynamic sizes as an
+  // extract_slice of all of it, which the C ABI's size tracing follows (a
+  // copy would fold to a tensor.cast from the static type).
+  RankedTensorType selfType = op.getSelf().getType();
+  if (selfType.getRank() == type.getRank() &&
+      llvm::none_of(llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
+        return selfType.getDimSize(d) == 1 && type.getDimSize(d) != 1;
+      })) {
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(
+          type.isDynamicDim(d)
+              ? OpFoldResult(tensor::DimOp::create(b, loc, adaptor.getOther(), d)
+                                 .getResult())
+              : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+    return tensor::ExtractSliceOp::create(b, loc, type, adaptor.getSelf(),
+                                          offsets, sizes, strides);
+  }
   SmallVector<SizeSource> sources;
   for (int64_t d = 0; d < type.getRank(); ++d)
     sources.push_back({adaptor.getOther(), d});
