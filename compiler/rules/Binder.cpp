@@ -994,8 +994,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
   if (llvm::is_contained({"sizes", "sym_sizes"}, name) && args.size() == 1) {
     if (!needTensor())
       return fail("'" + name + "' needs a tensor");
-    return FormulaValue::sizesOfTensor(
-        self.type, self.kind == Kind::Tensor ? self.tensor : self.sizesOf);
+    return self.sizes();
   }
   if (llvm::is_contained({"size", "sym_size"}, name) && args.size() == 2) {
     if (!needTensor() || args[1].kind != Kind::Scalar)
@@ -1004,11 +1003,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
         wrapDim(static_cast<int64_t>(args[1].number), self.type.getRank());
     if (!dim)
       return fail("dimension out of range");
-    return sizeAt(expr,
-                  FormulaValue::sizesOfTensor(self.type, self.kind == Kind::Tensor
-                                                             ? self.tensor
-                                                             : self.sizesOf),
-                  *dim);
+    return sizeAt(expr, self.sizes(), *dim);
   }
   if (name == "size" && args.size() == 1 && self.kind == Kind::IntList)
     return FormulaValue::scalar(self.ints.size(), true);
@@ -1043,10 +1038,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     return FormulaValue::scalar(self.type.getRank(), true);
   if (llvm::is_contained({"numel", "sym_numel"}, name) && args.size() == 1 &&
       needTensor()) {
-    return productOf(expr, FormulaValue::sizesOfTensor(
-                               self.type, self.kind == Kind::Tensor
-                                              ? self.tensor
-                                              : self.sizesOf));
+    return productOf(expr, self.sizes());
   }
   if (llvm::is_contained({"scalar_type", "options", "dtype", "layout",
                           "device", "suggest_memory_format"},
@@ -1087,41 +1079,23 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     if (self.kind == Kind::Zero)
       return FormulaValue::zero(
           RankedTensorType::get(size, self.type.getElementType()));
-    // Nothing to sum where the sizes agree but for what is dynamic on one
-    // side ([?, 3] to [8, 3]): the type of the tensor the sizes are of.
-    if (args[1].sizesOf && args[1].sizesOffset == 0 &&
-        shapesCompatible(self.type.getShape(), size) &&
-        llvm::none_of(llvm::zip_equal(self.type.getShape(), size), [](auto s) {
-          return std::get<0>(s) != std::get<1>(s) &&
-                 (std::get<0>(s) == 1 || std::get<1>(s) == 1);
-        }))
-      return callOpByName(expr, "expand_as",
-                          {self, FormulaValue::ofTensor(args[1].sizesOf)});
-    // A dynamic target size against a static one other than 1 is that size
-    // (never a broadcast): sum to the static sizes, then take the type of
-    // the tensor the sizes are of.
-    ArrayRef<int64_t> from = self.type.getShape();
-    int64_t lead = static_cast<int64_t>(from.size()) - static_cast<int64_t>(size.size());
-    SmallVector<int64_t> resolved(size);
-    bool resolvedAny = false;
-    for (auto [i, target] : llvm::enumerate(resolved)) {
-      int64_t source = lead + static_cast<int64_t>(i) >= 0 ? from[lead + i] : 1;
-      if (ShapedType::isDynamic(target) && !ShapedType::isDynamic(source) &&
-          source != 1) {
-        target = source;
-        resolvedAny = true;
+    // Sizes that agree once the dynamic ones are known take the type of
+    // the tensor they are of, after summing to the static sizes that its
+    // dynamic ones face (ReverseSweep::accumulate does the same).
+    if (args[1].sizesOf && args[1].sizesOffset == 0) {
+      FormulaValue summed = self;
+      if (std::optional<SmallVector<int64_t>> resolved =
+              staticSumTarget(self.type.getShape(), size);
+          resolved && self.type.getShape() != ArrayRef<int64_t>(*resolved)) {
+        FailureOr<FormulaValue> sum = callOpByName(
+            expr, "sum_to_size", {self, FormulaValue::intList(*resolved)});
+        if (failed(sum))
+          return failure();
+        summed = *sum;
       }
-    }
-    if (resolvedAny && args[1].sizesOf && args[1].sizesOffset == 0) {
-      FailureOr<FormulaValue> summed =
-          from == ArrayRef<int64_t>(resolved)
-              ? FailureOr<FormulaValue>(self)
-              : callOpByName(expr, "sum_to_size",
-                             {self, FormulaValue::intList(resolved)});
-      if (failed(summed))
-        return failure();
-      return callOpByName(expr, "expand_as",
-                          {*summed, FormulaValue::ofTensor(args[1].sizesOf)});
+      if (refinesTo(summed.type.getShape(), size))
+        return callOpByName(expr, "expand_as",
+                            {summed, FormulaValue::ofTensor(args[1].sizesOf)});
     }
     return callOpByName(expr, "sum_to_size", {self, args[1]});
   }
@@ -1135,9 +1109,7 @@ Binder::callBuiltin(const Expr &expr, StringRef name,
     if (self.kind == Kind::Zero)
       return FormulaValue::zeroLike(args[1]);
     if (op == "expand" && !args[1].type.hasStaticShape()) {
-      std::vector<FormulaValue> expandArgs = {
-          self, FormulaValue::sizesOfTensor(
-                    args[1].type, FormulaValue::zeroLike(args[1]).sizesOf)};
+      std::vector<FormulaValue> expandArgs = {self, args[1].sizes()};
       return callFunction(expr, "expand", expandArgs);
     }
     return callOpByName(expr, op,

@@ -71,6 +71,11 @@ struct FormulaValue {
   static FormulaValue metadata(StringRef what);
 
   bool isTensorLike() const { return kind == Kind::Tensor || kind == Kind::Zero; }
+  /// A tensor-like value's sizes as a list that knows the tensor to read
+  /// its dynamic sizes from (see sizesOf).
+  FormulaValue sizes() const {
+    return sizesOfTensor(type, kind == Kind::Tensor ? tensor : sizesOf);
+  }
   /// "Tensor", "Scalar", ... for diagnostics.
   StringRef kindName() const;
 };

@@ -162,6 +162,34 @@ mlir::tad::inferExpandShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> size) {
   return result;
 }
 
+bool mlir::tad::refinesTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from.size() != to.size())
+    return false;
+  return llvm::all_of(llvm::zip_equal(from, to), [](auto sizes) {
+    auto [a, b] = sizes;
+    return a == b || (ShapedType::isDynamic(a) && b != 1) ||
+           (ShapedType::isDynamic(b) && a != 1);
+  });
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tad::staticSumTarget(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  int64_t lead = static_cast<int64_t>(from.size()) - static_cast<int64_t>(to.size());
+  SmallVector<int64_t> resolved(to);
+  bool any = false;
+  for (auto [i, size] : llvm::enumerate(resolved)) {
+    int64_t source = lead + static_cast<int64_t>(i) >= 0 ? from[lead + i] : 1;
+    if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(source) &&
+        source != 1) {
+      size = source;
+      any = true;
+    }
+  }
+  if (!any)
+    return std::nullopt;
+  return resolved;
+}
+
 int64_t mlir::tad::addSizes(int64_t lhs, int64_t rhs) {
   if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs))
     return ShapedType::kDynamic;

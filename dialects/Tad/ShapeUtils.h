@@ -58,6 +58,18 @@ std::optional<SmallVector<int64_t>> inferViewShape(ArrayRef<int64_t> size,
 std::optional<SmallVector<int64_t>> inferExpandShape(ArrayRef<int64_t> shape,
                                                      ArrayRef<int64_t> size);
 
+/// Whether a tensor of shape `from` has shape `to` once its dynamic sizes
+/// are known (and `to`'s): same rank, and where they differ one side is
+/// dynamic and the other is not 1 (a dynamic size never broadcasts, so
+/// against 1 it must be summed, not taken as 1).
+bool refinesTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to);
+
+/// The sizes `from` sums to for `to` (aligned from the last) with each
+/// dynamic size of `to` that faces a static size other than 1 replaced by
+/// that size, which it must be; nullopt when none is.
+std::optional<SmallVector<int64_t>> staticSumTarget(ArrayRef<int64_t> from,
+                                                    ArrayRef<int64_t> to);
+
 /// Sum and product of two sizes where either may be dynamic: dynamic, but
 /// a product with a static 0 is 0.
 int64_t addSizes(int64_t lhs, int64_t rhs);

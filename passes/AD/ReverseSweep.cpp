@@ -22,47 +22,25 @@ LogicalResult ReverseSweep::accumulate(Operation *user, Value value,
     return emitError(loc) << "gradient has element type "
                           << source.getElementType() << " but the operand has "
                           << target.getElementType();
-  // A gradient whose sizes are the operand's where either is dynamic (a
-  // product with a dynamic inner size: [?, ?] for an operand [?, 3], or
-  // [8, 3] for [?, 3]) takes the operand's type through expand_as, which
-  // tad-check-shapes checks at run time; a static 1 against a dynamic size
-  // would broadcast, so it is left to the reduction below.
-  auto refines = [&](int64_t from, int64_t to) {
-    return from == to || ShapedType::isDynamic(from) ||
-           (ShapedType::isDynamic(to) && from != 1);
-  };
+  // A gradient whose sizes are the operand's once the dynamic ones are
+  // known (a product with a dynamic inner size: [?, ?] for an operand
+  // [?, 3], or [8, 3] for [?, 3]) takes the operand's type through
+  // expand_as, which tad-check-shapes checks at run time. A broadcast
+  // gradient is first summed to the static sizes the operand's dynamic
+  // ones face ([2, 8, 3] for [?, 3]: to [8, 3]).
   if (source.getShape() != target.getShape() &&
-      source.getRank() == target.getRank() &&
-      llvm::all_of(llvm::zip_equal(source.getShape(), target.getShape()),
-                   [&](auto sizes) {
-                     return refines(std::get<0>(sizes), std::get<1>(sizes));
-                   })) {
-    contribution = ExpandAsOp::create(b, loc, contribution, value);
-    source = cast<RankedTensorType>(contribution.getType());
-  }
-  // Summing a broadcast gradient to an operand with dynamic sizes: where
-  // the gradient's aligned size is static (not 1), the operand's is that
-  // size (a dynamic size never broadcasts); sum to those static sizes, then
-  // take the operand's type as above.
-  if (source.getShape() != target.getShape() &&
-      source.getRank() > target.getRank()) {
-    int64_t lead = source.getRank() - target.getRank();
-    SmallVector<int64_t> resolved(target.getShape());
-    bool resolvedAny = false;
-    for (auto [i, size] : llvm::enumerate(resolved)) {
-      int64_t from = source.getDimSize(lead + i);
-      if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(from) &&
-          from != 1) {
-        size = from;
-        resolvedAny = true;
-      }
-    }
-    if (resolvedAny && sumToSizeDims(source.getShape(), resolved)) {
+      source.getRank() > target.getRank())
+    if (std::optional<SmallVector<int64_t>> resolved =
+            staticSumTarget(source.getShape(), target.getShape());
+        resolved && sumToSizeDims(source.getShape(), *resolved)) {
       contribution = SumToSizeOp::create(b, loc, contribution,
-                                         b.getDenseI64ArrayAttr(resolved));
-      contribution = ExpandAsOp::create(b, loc, contribution, value);
+                                         b.getDenseI64ArrayAttr(*resolved));
       source = cast<RankedTensorType>(contribution.getType());
     }
+  if (source.getShape() != target.getShape() &&
+      refinesTo(source.getShape(), target.getShape())) {
+    contribution = ExpandAsOp::create(b, loc, contribution, value);
+    source = cast<RankedTensorType>(contribution.getType());
   }
   if (source.getShape() != target.getShape()) {
     if (!sumToSizeDims(source.getShape(), target.getShape()))

@@ -185,6 +185,19 @@ try:
 except tad.TadError as e:
     check("inner dynamic size: mismatch rejected", e.status == 5)
 
+# A size 1 against the dynamic batch broadcasts: its gradient is a sum.
+BROADCAST = """
+func.func @k(%a: tensor<1x3xf64>, %b: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  %0 = tad.mul.Tensor %a, %b : (tensor<1x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  return %0 : tensor<?x3xf64>
+}
+"""
+broadcast = tad.compile(BROADCAST, vjp="k")
+a, b, g = rng.standard_normal((1, 3)), rng.standard_normal((5, 3)), rng.standard_normal((5, 3))
+grads = broadcast.k_vjp(a, b, g)
+check("size 1 against the batch: VJP", np.allclose(grads[1], (g * b).sum(0, keepdims=True))
+      and np.allclose(grads[2], g * a))
+
 # Empty batch: zero-size results, a NaN mean (0/0, as PyTorch).
 o, loss = m.f(np.zeros((0, 8)), *params, np.zeros((0, 4)))
 check("B=0", o.shape == (0, 4) and np.isnan(loss))

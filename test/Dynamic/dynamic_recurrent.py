@@ -31,6 +31,21 @@ def close(a, b):
     return np.allclose(np.asarray(a), np.asarray(b), rtol=1e-9, atol=1e-11)
 
 
+def matches_torch(module, model, params, x):
+    """module.forward and its VJP (x, then every parameter) agree with
+    PyTorch's at input x."""
+    x = x.clone().requires_grad_(True)
+    out = model(x)
+    cot = torch.randn_like(out)
+    out.backward(cot)
+    got = module.forward(x.detach().numpy(), *params)
+    vjp = module.forward_vjp(x.detach().numpy(), *params, cot.numpy())
+    ok = (close(got, out.detach().numpy()) and close(vjp[1], x.grad.numpy()) and
+          all(close(g, p.grad.numpy()) for g, p in zip(vjp[2:], model.parameters())))
+    model.zero_grad()
+    return ok
+
+
 class Classifier(nn.Module):
     def __init__(self):
         super().__init__()
@@ -51,17 +66,9 @@ for level in (0, 2):
                           dynamic_shapes={"x": {0: "batch"}})
     module = tad.compile(text, vjp="forward", opt_level=level)
     for n in (3, 1, 7):
-        x = torch.randn(n, 6, 4, dtype=torch.float64, requires_grad=True)
-        out = classifier(x)
-        cot = torch.randn_like(out)
-        out.backward(cot)
-        got = module.forward(x.detach().numpy(), *classifier_params)
-        vjp = module.forward_vjp(x.detach().numpy(), *classifier_params, cot.numpy())
         check(f"lstm (unrolled) -O{level} batch {n}",
-              close(got, out.detach().numpy()) and close(vjp[1], x.grad.numpy()) and
-              all(close(g, p.grad.numpy())
-                  for g, p in zip(vjp[2:], classifier.parameters())))
-        classifier.zero_grad()
+              matches_torch(module, classifier, classifier_params,
+                            torch.randn(n, 6, 4, dtype=torch.float64)))
 
 # As a loop over time, the reverse sweep stores per-step values of dynamic
 # shape, which it cannot yet: a clear error, not a wrong gradient.
@@ -94,16 +101,8 @@ text = tad.from_torch(rec, (torch.randn(2, 5, 3, dtype=torch.float64),),
                       dynamic_shapes={"x": {0: "batch"}})
 module = tad.compile(text, vjp="forward")
 for n in (2, 1, 6):
-    x = torch.randn(n, 5, 3, dtype=torch.float64, requires_grad=True)
-    out = rec(x)
-    cot = torch.randn_like(out)
-    out.backward(cot)
-    got = module.forward(x.detach().numpy(), *params)
-    vjp = module.forward_vjp(x.detach().numpy(), *params, cot.numpy())
     check(f"zeros(B, H) recurrence batch {n}",
-          close(got, out.detach().numpy()) and close(vjp[1], x.grad.numpy()) and
-          all(close(g, p.grad.numpy()) for g, p in zip(vjp[2:], rec.parameters())))
-    rec.zero_grad()
+          matches_torch(module, rec, params, torch.randn(n, 5, 3, dtype=torch.float64)))
 
 
 class TwoSizes(nn.Module):

@@ -1,4 +1,4 @@
-// RUN: tad-opt %s --tad-vjp=functions=mean_dim,mean | FileCheck %s
+// RUN: tad-opt %s --tad-vjp=functions=mean_dim,mean,broadcast | FileCheck %s
 
 // How derivative rules use a dynamic size: mean's count is read at run time
 // (tad._shape_as_tensor, one element, as f64), and the gradient of a full
@@ -30,3 +30,12 @@ func.func @mean(%x: tensor<?x4x?xf32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
+// A size 1 against a dynamic one is a broadcast (a dynamic size never is):
+// the gradient is summed to [1, 3], not given that type by expand_as.
+// CHECK-LABEL: func.func @broadcast_vjp(
+// CHECK-NOT: expand_as
+// CHECK: tad.sum_to_size %{{.*}} {size = array<i64: 1, 3>} : (tensor<?x3xf64>) -> tensor<1x3xf64>
+func.func @broadcast(%a: tensor<1x3xf64>, %b: tensor<?x3xf64>) -> tensor<?x3xf64> {
+  %0 = tad.add.Tensor %a, %b : (tensor<1x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  return %0 : tensor<?x3xf64>
+}
