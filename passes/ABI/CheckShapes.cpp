@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <variant>
 
@@ -43,10 +44,11 @@ struct OperandDim {
 };
 
 /// What one check compares: an operand's dimension (or, for views, its
-/// element count) with a constant or another operand's dimension.
+/// element count) with a constant, another operand's dimension or an index
+/// value.
 struct SizeCheck {
   OperandDim actual;
-  std::variant<int64_t, OperandDim> expected;
+  std::variant<int64_t, OperandDim, Value> expected;
 };
 
 RankedTensorType tensorType(Value value) {
@@ -94,7 +96,7 @@ void equalChecks(Operation *op, unsigned i, int64_t a, unsigned j, int64_t b,
   int64_t sizeB = tensorType(op->getOperand(j)).getDimSize(b);
   if (ShapedType::isDynamic(sizeB))
     checks.push_back({{j, b}, ShapedType::isDynamic(sizeA)
-                                  ? std::variant<int64_t, OperandDim>(
+                                  ? std::variant<int64_t, OperandDim, Value>(
                                         OperandDim{i, a})
                                   : sizeA});
   else if (ShapedType::isDynamic(sizeA))
@@ -118,9 +120,30 @@ void viewChecks(Operation *op, SmallVectorImpl<SizeCheck> &checks) {
     checks.push_back({{0, kElementCountMultiple}, known});
 }
 
+/// The source of a tensor.insert_slice has the sizes of the slice (but for
+/// the dimensions of size 1 that it drops); the verifier has checked the
+/// static ones, and a dynamic source size meets a size given as a value.
+SmallVector<SizeCheck> insertSliceChecks(tensor::InsertSliceOp op) {
+  SmallVector<SizeCheck> checks;
+  RankedTensorType source = op.getSourceType();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  int64_t dim = 0;
+  for (auto [index, size] : llvm::enumerate(op.getMixedSizes())) {
+    if (dropped.test(index))
+      continue;
+    if (source.isDynamicDim(dim))
+      if (auto value = dyn_cast<Value>(size))
+        checks.push_back({{0, dim}, value});
+    ++dim;
+  }
+  return checks;
+}
+
 /// The size checks `op` needs; none for ops whose dynamic sizes meet no
 /// other size.
 SmallVector<SizeCheck> getSizeChecks(Operation *op) {
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return insertSliceChecks(insert);
   SmallVector<SizeCheck> checks;
   bool dynamic = llvm::any_of(op->getOperandTypes(), [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -243,7 +266,8 @@ public:
     ModuleOp module = getOperation();
     SmallVector<std::pair<Operation *, SmallVector<SizeCheck>>> sites;
     module.walk([&](Operation *op) {
-      if (!isa_and_present<TadDialect>(op->getDialect()))
+      if (!isa_and_present<TadDialect>(op->getDialect()) &&
+          !isa<tensor::InsertSliceOp>(op))
         return;
       SmallVector<SizeCheck> checks = getSizeChecks(op);
       if (!checks.empty())
@@ -279,6 +303,8 @@ private:
     Value expected;
     if (auto *constant = std::get_if<int64_t>(&check.expected)) {
       expected = arith::ConstantIntOp::create(b, loc, i64, *constant);
+    } else if (auto *index = std::get_if<Value>(&check.expected)) {
+      expected = arith::IndexCastOp::create(b, loc, i64, *index);
     } else {
       OperandDim other = std::get<OperandDim>(check.expected);
       expected = sizeOf(b, loc, op->getOperand(other.operand), other.dim);

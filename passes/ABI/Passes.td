@@ -62,7 +62,11 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     each op where such an assumption involves a dynamic size (ops with
     `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
     `mse_loss`, `nll_loss_forward` and their backward ops, `view`,
-    `reshape`, `_unsafe_view`), this
+    `reshape`, `_unsafe_view`, `expand_as`, `cat`, `stack`, the slice
+    backward ops), and before each `tensor.insert_slice` whose source or
+    sizes are dynamic (the reverse sweep stores a loop's values of dynamic
+    shape with them: a value whose size changes from one iteration to the
+    next would be written outside its slot), this
     pass compares the sizes at run time and, where they differ, calls the
     runtime's `__tad_fail_shape`, which ends the call: the entry point
     returns `TAD_ERROR_SHAPE` with a message naming the function, the

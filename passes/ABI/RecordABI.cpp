@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
+#include <tuple>
+
 namespace mlir::tad {
 #define GEN_PASS_DEF_TADRECORDABIPASS
 #include "passes/ABI/Passes.h.inc"
@@ -52,17 +54,38 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
   return success();
 }
 
-/// The argument and dimension whose size dimension `dim` of `value` has,
-/// following the value back through the ops that keep sizes (destination-
-/// style ops to their inits, tensor.empty to its size operands, casts and
-/// reshapes that move a dynamic size as it is); nullopt where the size is
-/// computed some other way.
-std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
-                                                      Value value, int64_t dim);
+/// An argument of the function and one of its dimensions.
+using ArgumentDim = std::pair<unsigned, int64_t>;
 
-/// Like traceSize, for an index value that is a size.
-std::optional<std::pair<unsigned, int64_t>> traceIndex(func::FuncOp fn,
-                                                       Value size) {
+/// Finds the argument and dimension whose size dimension `dim` of `value`
+/// has, following the value back through the ops that keep sizes
+/// (destination-style ops to their inits, tensor.empty to its size
+/// operands, casts and reshapes that move a dynamic size as it is, loops
+/// whose carried values keep their sizes); nullopt where the size is
+/// computed some other way.
+class SizeTracer {
+public:
+  explicit SizeTracer(func::FuncOp fn) : fn(fn) {}
+
+  std::optional<ArgumentDim> trace(Value value, int64_t dim);
+
+private:
+  /// Like trace, for an index value that is a size.
+  std::optional<ArgumentDim> traceIndex(Value size);
+
+  /// A size of a value that `loop` carries (its `index`th), by induction
+  /// over the iterations: the initial value's size, if the yielded value
+  /// has that size whenever the carried one has it.
+  std::optional<ArgumentDim> traceCarried(scf::ForOp loop, unsigned index,
+                                          int64_t dim);
+
+  func::FuncOp fn;
+  /// The carried values (block argument, dimension) whose size is being
+  /// proved, each with the size assumed for it meanwhile.
+  SmallVector<std::tuple<Value, int64_t, ArgumentDim>> assumed;
+};
+
+std::optional<ArgumentDim> SizeTracer::traceIndex(Value size) {
   // A view's dynamic size (reshapeDynamic): the size of a collapsed group
   // divided by the product of its static members, with one dynamic member:
   // that member's size (a sequence of [T, B] flattened and split again).
@@ -87,25 +110,45 @@ std::optional<std::pair<unsigned, int64_t>> traceIndex(func::FuncOp fn,
     }
     if (!member || known != *divisor)
       return std::nullopt;
-    return traceSize(fn, collapse.getSrc(), *member);
+    return trace(collapse.getSrc(), *member);
   }
   auto dimOp = size.getDefiningOp<tensor::DimOp>();
   std::optional<int64_t> index = dimOp ? dimOp.getConstantIndex() : std::nullopt;
   if (!index)
     return std::nullopt;
-  return traceSize(fn, dimOp.getSource(), *index);
+  return trace(dimOp.getSource(), *index);
 }
 
-std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
-                                                      Value value,
-                                                      int64_t dim) {
+std::optional<ArgumentDim> SizeTracer::traceCarried(scf::ForOp loop,
+                                                    unsigned index,
+                                                    int64_t dim) {
+  Value carried = loop.getRegionIterArgs()[index];
+  for (auto &[value, d, size] : assumed)
+    if (value == carried && d == dim)
+      return size;
+  std::optional<ArgumentDim> initial = trace(loop.getInits()[index], dim);
+  if (!initial)
+    return std::nullopt;
+  assumed.push_back({carried, dim, *initial});
+  std::optional<ArgumentDim> yielded =
+      trace(loop.getYieldedValues()[index], dim);
+  assumed.pop_back();
+  if (yielded != initial)
+    return std::nullopt;
+  return initial;
+}
+
+std::optional<ArgumentDim> SizeTracer::trace(Value value, int64_t dim) {
   // Each step moves to an operand of the defining op: the walk ends at an
   // argument of the entry block or at an op it does not follow.
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() != &fn.getBody().front())
+      if (arg.getOwner() == &fn.getBody().front())
+        return std::pair(arg.getArgNumber(), dim);
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg == loop.getInductionVar())
         return std::nullopt;
-      return std::pair(arg.getArgNumber(), dim);
+      return traceCarried(loop, arg.getArgNumber() - 1, dim);
     }
     Operation *op = value.getDefiningOp();
     if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
@@ -113,7 +156,7 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
       continue;
     }
     if (auto empty = dyn_cast<tensor::EmptyOp>(op))
-      return traceIndex(fn, empty.getDynamicSize(dim));
+      return traceIndex(empty.getDynamicSize(dim));
     if (auto cast = dyn_cast<tensor::CastOp>(op)) {
       if (!cast.getSource().getType().isDynamicDim(dim))
         return std::nullopt;
@@ -123,19 +166,13 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
     if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
       OpFoldResult size = expand.getMixedOutputShape()[dim];
       auto sizeValue = dyn_cast<Value>(size);
-      return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
+      return sizeValue ? traceIndex(sizeValue) : std::nullopt;
     }
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      // A loop-carried tensor that each iteration yields as it is or with
-      // slices inserted (tad-split-dynamic-batch's loops) keeps the sizes
-      // of the value it starts from; other loops may change them.
-      unsigned i = cast<OpResult>(value).getResultNumber();
-      Value carried = loop.getRegionIterArgs()[i];
-      Value yielded = loop.getYieldedValues()[i];
-      auto insert = yielded.getDefiningOp<tensor::InsertSliceOp>();
-      if (yielded != carried && !(insert && insert.getDest() == carried))
-        return std::nullopt;
-      value = loop.getInits()[i];
+    // A loop's result has the size that its carried value keeps.
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return traceCarried(loop, cast<OpResult>(value).getResultNumber(), dim);
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      value = insert.getDest();
       continue;
     }
     if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
@@ -148,7 +185,7 @@ std::optional<std::pair<unsigned, int64_t>> traceSize(func::FuncOp fn,
         if (dropped.test(d) || ++kept != dim)
           continue;
         auto sizeValue = dyn_cast<Value>(size);
-        return sizeValue ? traceIndex(fn, sizeValue) : std::nullopt;
+        return sizeValue ? traceIndex(sizeValue) : std::nullopt;
       }
       return std::nullopt;
     }
@@ -227,8 +264,7 @@ assignSymbols(func::FuncOp fn) {
         dims.push_back(size);
         continue;
       }
-      std::optional<std::pair<unsigned, int64_t>> source =
-          traceSize(fn, result, d);
+      std::optional<ArgumentDim> source = SizeTracer(fn).trace(result, d);
       if (!source)
         return fn.emitError("result #")
                << j << " of '" << fn.getSymName()

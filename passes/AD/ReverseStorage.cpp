@@ -53,9 +53,7 @@ static bool isCheapToRecompute(Operation *op) {
 
 /// Whether a value of `type` can be stored per iteration or yielded.
 static bool isStorable(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.hasStaticShape();
-  return type.isIntOrIndexOrFloat();
+  return isa<RankedTensorType>(type) || type.isIntOrIndexOrFloat();
 }
 
 static Value toIndex(OpBuilder &b, Location loc, Value value) {
@@ -65,17 +63,17 @@ static Value toIndex(OpBuilder &b, Location loc, Value value) {
 }
 
 /// Offsets, sizes and strides of the slice of a stack that holds one
-/// iteration's value of `type`.
-static void sliceOf(OpBuilder &b, RankedTensorType type, Value iteration,
-                    SmallVectorImpl<OpFoldResult> &offsets,
+/// iteration's value of sizes `valueSizes`.
+static void sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> valueSizes,
+                    Value iteration, SmallVectorImpl<OpFoldResult> &offsets,
                     SmallVectorImpl<OpFoldResult> &sizes,
                     SmallVectorImpl<OpFoldResult> &strides) {
   offsets.push_back(iteration);
   sizes.push_back(b.getIndexAttr(1));
   strides.push_back(b.getIndexAttr(1));
-  for (int64_t size : type.getShape()) {
+  for (OpFoldResult size : valueSizes) {
     offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(b.getIndexAttr(size));
+    sizes.push_back(size);
     strides.push_back(b.getIndexAttr(1));
   }
 }
@@ -86,6 +84,105 @@ static Operation *holderIn(Block *block, Value value) {
   if (!owner)
     owner = cast<BlockArgument>(value).getOwner()->getParentOp();
   return block->findAncestorOpInBlock(*owner);
+}
+
+/// The sizes that each of `stored` (values of `loop`'s body) has in the
+/// loop's first iteration, computed before the loop: static sizes as
+/// attributes; where a size is dynamic, the body's ops that the value
+/// depends on are cloned before the loop with the lower bound for the
+/// induction variable and the initial values for the carried ones (under an
+/// scf.if where the loop may run no iterations: its sizes are then 0 and
+/// never read). After lowering, the sizes of the clones fold to sizes of
+/// values defined before the loop and the clones die. A size that changes
+/// in a later iteration is caught by tad-check-shapes' check of the
+/// insert_slice that stores it.
+static FailureOr<SmallVector<SmallVector<OpFoldResult>>>
+firstIterationSizes(OpBuilder &before, scf::ForOp loop, Value tripCount,
+                    ArrayRef<Value> stored) {
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  SmallVector<SmallVector<OpFoldResult>> sizes(stored.size());
+  SmallVector<std::pair<unsigned, int64_t>> dynamicDims;
+  for (auto [index, value] : llvm::enumerate(stored)) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor)
+      continue;
+    for (auto [dim, size] : llvm::enumerate(tensor.getShape())) {
+      sizes[index].push_back(before.getIndexAttr(size));
+      if (ShapedType::isDynamic(size))
+        dynamicDims.push_back({index, dim});
+    }
+  }
+  if (dynamicDims.empty())
+    return sizes;
+
+  // The ops of the body that the values with dynamic sizes depend on.
+  SmallVector<Operation *> cloned;
+  DenseSet<Operation *> seen;
+  std::function<LogicalResult(Value)> collect =
+      [&](Value value) -> LogicalResult {
+    if (!isDefinedInside(loop, value) ||
+        (isa<BlockArgument>(value) && value.getParentBlock() == body))
+      return success();
+    Operation *holder = holderIn(body, value);
+    if (!seen.insert(holder).second)
+      return success();
+    if (!isMemoryEffectFree(holder))
+      return emitError(value.getLoc())
+             << "cannot size the per-iteration storage of this value of "
+                "dynamic shape for the reverse sweep: it depends on an op "
+                "with side effects";
+    llvm::SetVector<Value> inputs(llvm::from_range, holder->getOperands());
+    getUsedValuesDefinedAbove(holder->getRegions(), inputs);
+    for (Value input : inputs)
+      if (failed(collect(input)))
+        return failure();
+    cloned.push_back(holder);
+    return success();
+  };
+  for (auto [index, dim] : dynamicDims)
+    if (failed(collect(stored[index])))
+      return failure();
+  llvm::sort(cloned,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // The first iteration's sizes, built at `b`.
+  auto firstSizes = [&](OpBuilder &b) {
+    IRMapping first;
+    first.map(loop.getInductionVar(), loop.getLowerBound());
+    first.map(loop.getRegionIterArgs(), loop.getInitArgs());
+    for (Operation *op : cloned)
+      b.clone(*op, first);
+    SmallVector<Value> dims;
+    for (auto [index, dim] : dynamicDims)
+      dims.push_back(tensor::DimOp::create(
+          b, loc, first.lookupOrDefault(stored[index]), dim));
+    return dims;
+  };
+  SmallVector<Value> dims;
+  std::optional<int64_t> count = getConstantIntValue(tripCount);
+  if (count && *count > 0) {
+    dims = firstSizes(before);
+  } else {
+    Value zero = arith::ConstantOp::create(
+        before, loc, before.getIntegerAttr(tripCount.getType(), 0));
+    Value runs = arith::CmpIOp::create(before, loc, arith::CmpIPredicate::sgt,
+                                       tripCount, zero);
+    auto branch = scf::IfOp::create(
+        before, loc, runs,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, firstSizes(b));
+        },
+        [&](OpBuilder &b, Location l) {
+          Value none = arith::ConstantIndexOp::create(b, l, 0);
+          scf::YieldOp::create(
+              b, l, SmallVector<Value>(dynamicDims.size(), none));
+        });
+    llvm::append_range(dims, branch.getResults());
+  }
+  for (auto [entry, dim] : llvm::zip_equal(dynamicDims, dims))
+    sizes[entry.first][entry.second] = dim;
+  return sizes;
 }
 
 /// Stores per iteration (or recomputes) the values of `pending.forward` that
@@ -110,8 +207,7 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
     if (!isStorable(value.getType()))
       return loop.emitError("cannot store a value of type ")
              << value.getType()
-             << " per iteration of this loop for the reverse sweep (a "
-                "static shape is needed)";
+             << " per iteration of this loop for the reverse sweep";
     stored.insert(value);
     return success();
   };
@@ -162,16 +258,21 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
   SmallVector<Value> dynamicCount;
   if (!count)
     dynamicCount.push_back(toIndex(before, loc, pending.tripCount));
+  FailureOr<SmallVector<SmallVector<OpFoldResult>>> valueSizes =
+      firstIterationSizes(before, loop, pending.tripCount,
+                          stored.getArrayRef());
+  if (failed(valueSizes))
+    return failure();
   SmallVector<Value> stacks;
-  for (Value value : stored) {
-    SmallVector<int64_t> shape{count ? *count : ShapedType::kDynamic};
+  for (auto [value, sizes] : llvm::zip_equal(stored, *valueSizes)) {
+    SmallVector<OpFoldResult> shape{count ? OpFoldResult(before.getIndexAttr(
+                                                *count))
+                                          : OpFoldResult(dynamicCount.front())};
+    llvm::append_range(shape, sizes);
     Type element = value.getType();
-    if (auto tensor = dyn_cast<RankedTensorType>(element)) {
-      llvm::append_range(shape, tensor.getShape());
+    if (auto tensor = dyn_cast<RankedTensorType>(element))
       element = tensor.getElementType();
-    }
-    stacks.push_back(
-        tensor::EmptyOp::create(before, loc, shape, element, dynamicCount));
+    stacks.push_back(tensor::EmptyOp::create(before, loc, shape, element));
   }
 
   // The reverse body reads iteration `reverseIteration` of each stack. The
@@ -182,11 +283,12 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
   Value readIndex = toIndex(reader, loc, pending.reverseIteration);
   available.map(loop.getInductionVar(), pending.reverseIv);
   SmallVector<Operation *> stackReads;
-  for (auto [value, stack] : llvm::zip_equal(stored, stacks)) {
+  for (auto [value, stack, slotSizes] :
+       llvm::zip_equal(stored, stacks, *valueSizes)) {
     Operation *read;
     if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
       SmallVector<OpFoldResult> offsets, sizes, strides;
-      sliceOf(reader, tensor, readIndex, offsets, sizes, strides);
+      sliceOf(reader, slotSizes, readIndex, offsets, sizes, strides);
       read = tensor::ExtractSliceOp::create(reader, loc, tensor, stack, offsets,
                                             sizes, strides);
     } else {
@@ -212,10 +314,11 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
         Value iteration = toIndex(
             w, l, arith::DivSIOp::create(w, l, offset, step).getResult());
         SmallVector<Value> written;
-        for (auto [value, stack] : llvm::zip_equal(storedValues, stackArgs)) {
-          if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
+        for (auto [value, stack, slotSizes] :
+             llvm::zip_equal(storedValues, stackArgs, *valueSizes)) {
+          if (isa<RankedTensorType>(value.getType())) {
             SmallVector<OpFoldResult> offsets, sizes, strides;
-            sliceOf(w, tensor, iteration, offsets, sizes, strides);
+            sliceOf(w, slotSizes, iteration, offsets, sizes, strides);
             written.push_back(tensor::InsertSliceOp::create(
                 w, l, value, stack, offsets, sizes, strides));
           } else {
@@ -236,9 +339,13 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
 
 /// A value of `type` for the branch that does not define it; never read.
 static Value placeholder(OpBuilder &b, Location loc, Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    // Dynamic sizes 0: nothing to allocate.
+    Value none = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<Value> dynamicSizes(tensor.getNumDynamicDims(), none);
     return tensor::EmptyOp::create(b, loc, tensor.getShape(),
-                                   tensor.getElementType());
+                                   tensor.getElementType(), dynamicSizes);
+  }
   return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
@@ -262,9 +369,7 @@ static LogicalResult storeBranchValues(const PendingStorage &pending) {
                 "in a region nested in the branch";
     if (!isStorable(value.getType()))
       return branch.emitError("cannot keep a value of type ")
-             << value.getType()
-             << " of this branch for the reverse sweep (a static shape is "
-                "needed)";
+             << value.getType() << " of this branch for the reverse sweep";
     yielded.push_back(value);
   }
   if (yielded.empty())

@@ -7,7 +7,9 @@
 //    in the reverse body; any other value (what a rule reads, nothing more)
 //    is stored per iteration in a loop-carried tensor with a leading
 //    iteration dimension, written with tensor.insert_slice (tensor.insert
-//    for a scalar) and read back with tensor.extract_slice;
+//    for a scalar) and read back with tensor.extract_slice; dynamic sizes
+//    of a stored value are those of the first iteration, computed before
+//    the loop (tad-check-shapes checks every iteration's against them);
 //  - checkpointed segment loops (PendingStorage::recompute, Checkpoint.h):
 //    only the loop-carried values are stored per iteration; the reverse
 //    body recomputes the forward body from them;

@@ -94,3 +94,23 @@ func.func @joins(%a: tensor<?x3xf32>, %b: tensor<?x5xf32>, %c: tensor<?x3xf32>) 
   %1 = tad.stack %a, %c {dim = 1 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x2x3xf32>
   return %0, %1 : tensor<?x8xf32>, tensor<?x2x3xf32>
 }
+
+// A tensor.insert_slice (the reverse sweep stores a loop's values of
+// dynamic shape with them): each dynamic source size against the slice's
+// size; the dropped unit dimension and the static sizes are not checked.
+// CHECK-LABEL: func.func @insert_slice
+// CHECK-SAME:    (%[[V:.*]]: tensor<?x3xf32>, %[[W:.*]]: tensor<2x3xf32>, %[[S:.*]]: tensor<4x?x3xf32>, %[[N:.*]]: index, %[[I:.*]]: index)
+// CHECK:         %[[D:.*]] = tensor.dim %[[V]], %{{.*}}
+// CHECK:         %[[A:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK:         %[[E:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[A]], %[[E]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           func.call @__tad_fail_shape(%[[A]], %[[E]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:         tensor.insert_slice %[[V]]
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tensor.insert_slice %[[W]]
+func.func @insert_slice(%v: tensor<?x3xf32>, %w: tensor<2x3xf32>, %s: tensor<4x?x3xf32>, %n: index, %i: index) -> tensor<4x?x3xf32> {
+  %0 = tensor.insert_slice %v into %s[%i, 0, 0] [1, %n, 3] [1, 1, 1] : tensor<?x3xf32> into tensor<4x?x3xf32>
+  %1 = tensor.insert_slice %w into %0[%i, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<2x3xf32> into tensor<4x?x3xf32>
+  return %1 : tensor<4x?x3xf32>
+}

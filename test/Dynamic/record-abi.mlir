@@ -28,6 +28,42 @@ func.func @unnamed(%a: tensor<?x6xf32>, %b: tensor<2x?xf32>) -> (tensor<6x?xf32>
 
 // -----
 
+// A loop's carried value keeps its size where each iteration's new value
+// has the size of the carried one (here through two elementwise ops that
+// meet an argument of the same size): by induction, the initial value's.
+// CHECK-LABEL: func.func @carried
+//  CHECK-SAME:   sizes = [array<i64: -1, 3>, array<i64: -1, 3>, array<i64: -1, 3>], symbols = ["B"]
+func.func @carried(%x: tensor<?x3xf32> {tad.dim_names = ["B", ""]}, %w: tensor<?x3xf32> {tad.dim_names = ["B", ""]}) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %x) -> (tensor<?x3xf32>) {
+    %m = tad.mul.Tensor %h, %w : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+    %t = tad.tanh %m : tensor<?x3xf32>
+    scf.yield %t : tensor<?x3xf32>
+  }
+  return %r : tensor<?x3xf32>
+}
+
+// -----
+
+// A carried value whose new value has another size (a prefix as long as
+// the iteration number): the loop's result cannot be sized from the
+// arguments.
+// expected-error @+1 {{result #0 of 'shrinking' has a dynamic size in dimension 0 that is not the size of an argument's dimension}}
+func.func @shrinking(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %x) -> (tensor<?xf32>) {
+    %p = tensor.extract_slice %h[0] [%i] [1] : tensor<?xf32> to tensor<?xf32>
+    scf.yield %p : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
 // A result size that no argument dimension has cannot cross the boundary.
 // expected-error @+1 {{result #0 of 'flat' has a dynamic size in dimension 0 that is not the size of an argument's dimension; the tad C ABI computes result shapes from argument shapes}}
 func.func @flat(%a: tensor<?x6xf32>) -> tensor<?xf32> {
