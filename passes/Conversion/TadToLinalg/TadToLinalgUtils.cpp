@@ -415,6 +415,16 @@ bool lowering::lowersDynamicShapes(Operation *op) {
       .Case([](SelectBackwardOp select) {
         return staticIn(select.getType(), select.getDim());
       })
+      // Repeats of the static sizes only.
+      .Case([](RepeatOp repeat) {
+        ArrayRef<int64_t> shape = repeat.getSelf().getType().getShape();
+        ArrayRef<int64_t> repeats =
+            repeat.getRepeats().take_back(shape.size());
+        return llvm::all_of(llvm::zip_equal(shape, repeats), [](auto pair) {
+          auto [size, times] = pair;
+          return !ShapedType::isDynamic(size) || times == 1;
+        });
+      })
       .Case([](CatOp cat) {
         return staticIn(cat.getTensors().getTypes(), cat.getDim()) &&
                staticIn(cat.getType(), cat.getDim());

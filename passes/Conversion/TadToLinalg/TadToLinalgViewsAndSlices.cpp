@@ -292,12 +292,13 @@ SmallVector<Value> lowerUnbind(UnbindIntOp op, UnbindIntOp::Adaptor adaptor,
 }
 
 /// An all-parallel generic over `type` reading `input` through `map`.
+/// Dynamic sizes of `type` are read from `sources` (see emptyTensor).
 Value gatherByMap(OpBuilder &b, Location loc, RankedTensorType type,
-                  Value input, AffineMap map) {
+                  Value input, AffineMap map,
+                  ArrayRef<SizeSource> sources = {}) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = emptyTensor(b, loc, type, sources);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ValueRange{input}, ValueRange{init},
              {map, AffineMap::getMultiDimIdentityMap(rank, ctx)},
@@ -315,9 +316,13 @@ Value lowerRepeat(RepeatOp op, RepeatOp::Adaptor adaptor, OpBuilder &b) {
   ArrayRef<int64_t> shape = op.getSelf().getType().getShape();
   ArrayRef<int64_t> repeats = op.getRepeats();
   int64_t rank = type.getRank(), lead = rank - shape.size();
-  if (type.getNumElements() == 0)
-    return tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
-                                   type.getElementType());
+  // A dynamic size is repeated once (lowersDynamicShapes): the result has
+  // it where self does.
+  SmallVector<SizeSource> sources(lead);
+  for (int64_t j = 0, e = shape.size(); j < e; ++j)
+    sources.push_back({adaptor.getSelf(), j});
+  if (llvm::is_contained(type.getShape(), 0))
+    return emptyTensor(b, op.getLoc(), type, sources);
   SmallVector<AffineExpr> exprs;
   for (auto [j, size] : llvm::enumerate(shape)) {
     int64_t o = lead + j;
@@ -330,7 +335,7 @@ Value lowerRepeat(RepeatOp op, RepeatOp::Adaptor adaptor, OpBuilder &b) {
       exprs.push_back(d % size);
   }
   return gatherByMap(b, op.getLoc(), type, adaptor.getSelf(),
-                     AffineMap::get(rank, 0, exprs, ctx));
+                     AffineMap::get(rank, 0, exprs, ctx), sources);
 }
 
 Value lowerFlip(FlipOp op, FlipOp::Adaptor adaptor, OpBuilder &b) {

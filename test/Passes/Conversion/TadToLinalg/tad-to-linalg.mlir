@@ -467,3 +467,14 @@ func.func @fusible_chain(%x: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<f32> 
   %3 = tad.sum %2 : (tensor<4x3xf32>) -> tensor<f32>
   return %3 : tensor<f32>
 }
+
+// repeat with a dynamic size that is repeated once: the result has it where
+// self does (a new leading dimension is static).
+// CHECK-LABEL: func.func @repeat_dynamic
+//       CHECK:   %[[D:.+]] = tensor.dim %arg0, %{{.+}} : tensor<?x4xf64>
+//       CHECK:   %[[E:.+]] = tensor.empty(%[[D]]) : tensor<2x?x8xf64>
+//       CHECK:   linalg.generic {{.*}} ins(%arg0 : tensor<?x4xf64>) outs(%[[E]] : tensor<2x?x8xf64>)
+func.func @repeat_dynamic(%x: tensor<?x4xf64>) -> tensor<2x?x8xf64> {
+  %0 = tad.repeat %x {repeats = array<i64: 2, 1, 2>} : (tensor<?x4xf64>) -> tensor<2x?x8xf64>
+  return %0 : tensor<2x?x8xf64>
+}
