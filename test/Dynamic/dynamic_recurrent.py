@@ -8,7 +8,8 @@ run time (runtime/python/tad/_dynamic.py, _sized_splat).
    per-step values of dynamic shape, sized by the first step): forward and
    VJP against PyTorch at the traced batch and others, -O0 and -O2, and
    with checkpoints. A two-layer bidirectional GRU over time (batch in
-   dimension 1) as a loop: VJP against PyTorch, JVP against differences.
+   dimension 1) as a loop: VJP against PyTorch, JVP against differences;
+   a tad.scan recurrence.
    A training step of the LSTM loop against PyTorch's SGD over batches of
    different sizes. A loop whose stored value changes size from one
    iteration to the next ends the call with a shape error.
@@ -116,6 +117,32 @@ for n in (2, 1, 9):
     jvp = module.forward_jvp(*args, *tangents)
     check(f"gru (loop, bidirectional, 2 layers) JVP batch {n}",
           np.allclose(jvp[1], fd, rtol=1e-6, atol=1e-7))
+
+# A recurrence written with tad.scan (time first, the batch in dimension 1).
+class Scanned(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(3 + 4, 4)
+
+    def forward(self, x):
+        def step(h, xt, w, b):
+            new = torch.tanh(torch.cat([xt, h], 1) @ w.t() + b)
+            return new, new * 2
+        h0 = torch.zeros_like(x[0, :, :1]).expand(-1, 4) + 0.5
+        h, ys = tad.scan(step, h0, x, params=(self.cell.weight, self.cell.bias))
+        return ys.sum(0) + h
+
+
+torch.manual_seed(5)
+scanned = Scanned().double()
+scanned_params = [p.detach().numpy() for p in scanned.parameters()]
+text = tad.from_torch(scanned, (torch.randn(5, 2, 3, dtype=torch.float64),),
+                      dynamic_shapes={"x": {1: "batch"}})
+module = tad.compile(text, vjp="forward", opt_level=2)
+for n in (2, 1, 6):
+    check(f"tad.scan (loop) VJP batch {n}",
+          matches_torch(module, scanned, scanned_params,
+                        torch.randn(5, n, 3, dtype=torch.float64)))
 
 # A training step of the LSTM loop over batches of different sizes.
 torch.manual_seed(4)
