@@ -347,7 +347,7 @@ def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
     and most other ops, then have static shapes (docs/dynamic-shapes.md).
   }];
   let options = [
-    Option<"rowBlock", "row-block", "int64_t", /*default=*/"32",
+    Option<"rowBlock", "row-block", "int64_t", /*default=*/"8",
            "Rows per small matmul block (and of the zero-padded rest)">,
     Option<"largeBlock", "large-block", "int64_t", /*default=*/"1024",
            "Rows per largest matmul block, then a quarter of it... while "

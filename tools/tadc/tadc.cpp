@@ -165,7 +165,7 @@ static cl::list<int64_t> dynamicBlocks(
     cl::desc("Blocks of ops over a dynamic batch at -O2+: matmul rows in "
              "small blocks (and the zero-padded rest), large blocks, then "
              "a quarter of them...; iterations per block of other ops "
-             "(default: 32,1024,262144; docs/dynamic-shapes.md)"),
+             "(default: 8,1024,262144; docs/dynamic-shapes.md)"),
     cl::CommaSeparated, cl::value_desc("rows,large,work"),
     cl::cat(tadcCategory));
 static cl::opt<bool> matmulPack(
