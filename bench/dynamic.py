@@ -12,8 +12,8 @@ repetition (so a slow spell of the machine hits both), at the workload's
 batch size; the report gives the median time of each of forward (the loss),
 forward+backward and the SGD step, and the ratio dynamic/static (the
 issue's target: at most 1.10). Workloads that do not compile with a
-dynamic batch yet (lstm_loop: its reverse sweep would store per-step values
-of dynamic shape) are listed with the compiler's or importer's reason. The environment is bench/benchenv.py's (two threads,
+dynamic batch are listed with the compiler's or importer's reason. The
+environment is bench/benchenv.py's (two threads,
 OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed, malloc tunables). No load
 guard: run it on a quiet machine.
 """

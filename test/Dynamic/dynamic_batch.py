@@ -198,6 +198,26 @@ grads = broadcast.k_vjp(a, b, g)
 check("size 1 against the batch: VJP", np.allclose(grads[1], (g * b).sum(0, keepdims=True))
       and np.allclose(grads[2], g * a))
 
+# Dropout over a dynamic batch: the mask is a function of the key and the
+# row-major element index, so it equals the static module's at each size;
+# the gradient reuses it.
+DROPOUT = """
+func.func @d(%x: tensor<{n}x5xf64>, %key: tensor<i64>) -> tensor<{n}x5xf64> {{
+  %y, %m = tad.native_dropout.key %x, %key {{p = 0.4 : f64}} : (tensor<{n}x5xf64>, tensor<i64>) -> (tensor<{n}x5xf64>, tensor<{n}x5xi1>)
+  return %y : tensor<{n}x5xf64>
+}}
+"""
+dropout = tad.compile(DROPOUT.format(n="?"), vjp="d")
+key = np.array(7, dtype=np.int64)
+for n in (1, 3, 6):
+    x, g = rng.standard_normal((n, 5)) + 2, rng.standard_normal((n, 5))
+    static = tad.compile(DROPOUT.format(n=n), vjp="d")
+    y, dx = dropout.d_vjp(x, key, g)
+    check(f"dropout B={n} equals the static module's",
+          np.array_equal(dropout.d(x, key), static.d(x, key)) and
+          np.array_equal(dx, static.d_vjp(x, key, g)[1]) and
+          np.array_equal(dx != 0, y != 0) and (y == 0).any() and (y != 0).any())
+
 # Empty batch: zero-size results, a NaN mean (0/0, as PyTorch).
 o, loss = m.f(np.zeros((0, 8)), *params, np.zeros((0, 4)))
 check("B=0", o.shape == (0, 4) and np.isnan(loss))

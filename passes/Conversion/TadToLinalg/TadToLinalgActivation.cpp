@@ -694,15 +694,19 @@ Value philoxUniform(OpBuilder &b, Location loc, Value key, Value index) {
       b, loc, asFloat, floatConstant(b, loc, b.getF64Type(), std::ldexp(1.0, -53)));
 }
 
-/// Row-major index of the current element of a generic over `shape`.
-Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
+/// Row-major index of the current element of a generic over `shape`;
+/// `sizes` holds an i64 value for each dimension that is dynamic there.
+Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  ArrayRef<Value> sizes) {
   Type i64 = b.getI64Type();
   Value index = arith::ConstantIntOp::create(b, loc, i64, 0);
   for (auto [dim, size] : llvm::enumerate(shape)) {
     Value i = arith::IndexCastOp::create(
         b, loc, i64, linalg::IndexOp::create(b, loc, dim));
-    Value scaled = arith::MulIOp::create(
-        b, loc, index, arith::ConstantIntOp::create(b, loc, i64, size));
+    Value extent = ShapedType::isDynamic(size)
+                       ? sizes[dim]
+                       : arith::ConstantIntOp::create(b, loc, i64, size);
+    Value scaled = arith::MulIOp::create(b, loc, index, extent);
     index = arith::AddIOp::create(b, loc, scaled, i);
   }
   return index;
@@ -714,25 +718,42 @@ struct LowerNativeDropoutKey : OpConversionPattern<NativeDropoutKeyOp> {
   LogicalResult
   matchAndRewrite(NativeDropoutKeyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hasStaticShapes(op))
-      return rewriter.notifyMatchFailure(op, "dynamic shape");
     Location loc = op.getLoc();
     RankedTensorType outType = resultTypeOf(op, 0),
                      maskType = resultTypeOf(op, 1);
     double p = op.getP().convertToDouble();
     bool train = op.getTrain().value_or(true);
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> shape = maskType.getShape();
+    // Dynamic sizes are the input's.
+    SmallVector<SizeSource> sources;
+    SmallVector<Value> sizes(shape.size());
+    for (auto [dim, size] : llvm::enumerate(shape)) {
+      sources.push_back({input, static_cast<int64_t>(dim)});
+      if (ShapedType::isDynamic(size))
+        sizes[dim] = arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            tensor::DimOp::create(rewriter, loc, input, dim));
+    }
     if (!train) {
-      Value all = filledTensor(rewriter, loc, maskType,
-                               arith::ConstantIntOp::create(rewriter, loc, 1, 1));
-      rewriter.replaceOp(op, {adaptor.getInput(), all});
+      Value all =
+          filledTensor(rewriter, loc, maskType,
+                       arith::ConstantIntOp::create(rewriter, loc, 1, 1),
+                       sources);
+      rewriter.replaceOp(op, {input, all});
       return success();
     }
-    ArrayRef<int64_t> shape = maskType.getShape();
     double keep = 1.0 - p;
+    // A mask of dynamic shape takes its sizes from the input, which its
+    // generic reads for nothing else (canonicalization drops it).
+    SmallVector<Value> maskInputs{adaptor.getKey()};
+    if (!maskType.hasStaticShape())
+      maskInputs.insert(maskInputs.begin(), input);
     Value mask = buildElementwise(
-        rewriter, loc, maskType, adaptor.getKey(),
+        rewriter, loc, maskType, maskInputs,
         [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-          Value u = philoxUniform(nb, nl, args[0], linearIndex(nb, nl, shape));
+          Value u = philoxUniform(nb, nl, args.back(),
+                                  linearIndex(nb, nl, shape, sizes));
           return arith::CmpFOp::create(
               nb, nl, arith::CmpFPredicate::OLT, u,
               floatConstant(nb, nl, nb.getF64Type(), keep));

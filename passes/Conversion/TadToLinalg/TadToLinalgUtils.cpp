@@ -371,6 +371,8 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           LogicalOrOp,
           // Conversions (buildElementwise; tad-widen-low-precision's too).
           ToCopyOp,
+          // Dropout (the element index reads the input's sizes).
+          NativeDropoutKeyOp, NativeDropoutBackwardOp,
           // Products (buildProduct, addScaledProduct).
           MmOp, AddmmOp, BmmOp, MvOp, DotOp,
           // Reductions and losses (buildSum, elementCount).

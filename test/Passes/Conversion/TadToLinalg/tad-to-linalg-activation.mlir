@@ -118,6 +118,21 @@ func.func @dropout(%x: tensor<2x3xf32>, %key: tensor<i64>) -> (tensor<2x3xf32>, 
   return %y, %m : tensor<2x3xf32>, tensor<2x3xi1>
 }
 
+// A dynamic batch: the mask's sizes and the row-major index read the
+// input's size.
+// CHECK-LABEL: func.func @dropout_dynamic(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<?x3xf32>, %[[KEY:[^:]+]]: tensor<i64>)
+//       CHECK:   %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x3xf32>
+//       CHECK:   %[[N:.+]] = arith.index_cast %[[D]] : index to i64
+//       CHECK:   %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x3xi1>
+//       CHECK:   linalg.generic {{.*}} ins(%[[X]], %[[KEY]] : tensor<?x3xf32>, tensor<i64>) outs(%[[E]] : tensor<?x3xi1>)
+//       CHECK:     %[[I0:.+]] = arith.index_cast %{{.+}} : index to i64
+//       CHECK:     arith.muli %{{.+}}, %[[N]] : i64
+func.func @dropout_dynamic(%x: tensor<?x3xf32>, %key: tensor<i64>) -> (tensor<?x3xf32>, tensor<?x3xi1>) {
+  %y, %m = tad.native_dropout.key %x, %key {p = 0.25 : f64} : (tensor<?x3xf32>, tensor<i64>) -> (tensor<?x3xf32>, tensor<?x3xi1>)
+  return %y, %m : tensor<?x3xf32>, tensor<?x3xi1>
+}
+
 // Eval mode: the input itself and an all-true mask.
 // CHECK-LABEL: func.func @dropout_eval(
 //  CHECK-SAME:     %[[X:[^:]+]]: tensor<2x3xf32>
