@@ -61,11 +61,15 @@ using ArgumentDim = std::pair<unsigned, int64_t>;
 /// has, following the value back through the ops that keep sizes
 /// (destination-style ops to their inits, tensor.empty to its size
 /// operands, casts and reshapes that move a dynamic size as it is, loops
-/// whose carried values keep their sizes); nullopt where the size is
-/// computed some other way.
+/// whose carried values keep their sizes, branches that yield one size);
+/// nullopt where the size is computed some other way.
 class SizeTracer {
 public:
-  explicit SizeTracer(func::FuncOp fn) : fn(fn) {}
+  /// `argumentSizes` are the sizes of fn's arguments, static or a symbol
+  /// (tad::abi::Signature): two argument dimensions of one symbol are one
+  /// size.
+  SizeTracer(func::FuncOp fn, ArrayRef<SmallVector<int64_t>> argumentSizes)
+      : fn(fn), argumentSizes(argumentSizes) {}
 
   std::optional<ArgumentDim> trace(Value value, int64_t dim);
 
@@ -79,7 +83,12 @@ private:
   std::optional<ArgumentDim> traceCarried(scf::ForOp loop, unsigned index,
                                           int64_t dim);
 
+  bool sameSize(ArgumentDim a, ArgumentDim b) const {
+    return argumentSizes[a.first][a.second] == argumentSizes[b.first][b.second];
+  }
+
   func::FuncOp fn;
+  ArrayRef<SmallVector<int64_t>> argumentSizes;
   /// The carried values (block argument, dimension) whose size is being
   /// proved, each with the size assumed for it meanwhile.
   SmallVector<std::tuple<Value, int64_t, ArgumentDim>> assumed;
@@ -133,7 +142,7 @@ std::optional<ArgumentDim> SizeTracer::traceCarried(scf::ForOp loop,
   std::optional<ArgumentDim> yielded =
       trace(loop.getYieldedValues()[index], dim);
   assumed.pop_back();
-  if (yielded != initial)
+  if (!yielded || !sameSize(*yielded, *initial))
     return std::nullopt;
   return initial;
 }
@@ -167,6 +176,19 @@ std::optional<ArgumentDim> SizeTracer::trace(Value value, int64_t dim) {
       OpFoldResult size = expand.getMixedOutputShape()[dim];
       auto sizeValue = dyn_cast<Value>(size);
       return sizeValue ? traceIndex(sizeValue) : std::nullopt;
+    }
+    // A branch's result has the size that both branches yield.
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (branch.getElseRegion().empty())
+        return std::nullopt;
+      unsigned i = cast<OpResult>(value).getResultNumber();
+      std::optional<ArgumentDim> thenSize =
+          trace(branch.thenYield().getOperand(i), dim);
+      std::optional<ArgumentDim> elseSize =
+          trace(branch.elseYield().getOperand(i), dim);
+      if (!thenSize || !elseSize || !sameSize(*thenSize, *elseSize))
+        return std::nullopt;
+      return thenSize;
     }
     // A loop's result has the size that its carried value keeps.
     if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -264,7 +286,8 @@ assignSymbols(func::FuncOp fn) {
         dims.push_back(size);
         continue;
       }
-      std::optional<ArgumentDim> source = SizeTracer(fn).trace(result, d);
+      std::optional<ArgumentDim> source =
+          SizeTracer(fn, sizes).trace(result, d);
       if (!source)
         return fn.emitError("result #")
                << j << " of '" << fn.getSymName()

@@ -122,16 +122,6 @@ private:
     return success();
   }
 
-  /// Zero tensors need a static shape.
-  LogicalResult checkStatic(Operation *op, ValueRange values) {
-    for (Value value : values)
-      if (!cast<RankedTensorType>(value.getType()).hasStaticShape())
-        return op->emitError("cannot differentiate through '")
-               << op->getName() << "': the tangent of a value of type "
-               << value.getType() << " needs a static shape";
-    return success();
-  }
-
   LogicalResult cloneFor(scf::ForOp loop) {
     Location loc = loop.getLoc();
     SmallVector<unsigned> carried;
@@ -188,10 +178,6 @@ private:
         active.push_back(index);
         types.push_back(result.getType());
       }
-    if (failed(checkStatic(branch, llvm::map_to_vector(active, [&](unsigned i) {
-                             return Value(branch.getResult(i));
-                           }))))
-      return failure();
     bool hasElse = !branch.getElseRegion().empty();
     auto tangentBranch = scf::IfOp::create(
         b, loc, types, mapping.lookupOrDefault(branch.getCondition()),

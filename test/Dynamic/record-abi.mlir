@@ -47,6 +47,50 @@ func.func @carried(%x: tensor<?x3xf32> {tad.dim_names = ["B", ""]}, %w: tensor<?
 
 // -----
 
+// The new value of the carried one has the size of another argument's
+// dimension of the same name (one symbol), or of both branches' values.
+// CHECK-LABEL: func.func @named
+//  CHECK-SAME:   sizes = [array<i64: 4, -1, 2>, array<i64: -1, 2>, array<i64>, array<i64: -1, 2>], symbols = ["B"]
+func.func @named(%xs: tensor<4x?x2xf64> {tad.dim_names = ["", "B", ""]}, %h0: tensor<?x2xf64> {tad.dim_names = ["B", ""]}, %flag: tensor<i1>) -> tensor<?x2xf64> {
+  %c = tensor.extract %flag[] : tensor<i1>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %b = tensor.dim %xs, %c1 : tensor<4x?x2xf64>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %h0) -> (tensor<?x2xf64>) {
+    %x = tensor.extract_slice %xs[%i, 0, 0] [1, %b, 2] [1, 1, 1] : tensor<4x?x2xf64> to tensor<?x2xf64>
+    %p = tad.mul.Tensor %x, %h : (tensor<?x2xf64>, tensor<?x2xf64>) -> tensor<?x2xf64>
+    %n = scf.if %c -> (tensor<?x2xf64>) {
+      %t = tad.tanh %p : tensor<?x2xf64>
+      scf.yield %t : tensor<?x2xf64>
+    } else {
+      scf.yield %h : tensor<?x2xf64>
+    }
+    scf.yield %n : tensor<?x2xf64>
+  }
+  return %r : tensor<?x2xf64>
+}
+
+// -----
+
+// Without the name, the two sizes are two symbols: the loop's result has
+// either.
+// expected-error @+1 {{result #0 of 'unnamed' has a dynamic size in dimension 0 that is not the size of an argument's dimension}}
+func.func @unnamed(%xs: tensor<4x?x2xf64>, %h0: tensor<?x2xf64>) -> tensor<?x2xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %b = tensor.dim %xs, %c1 : tensor<4x?x2xf64>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %h0) -> (tensor<?x2xf64>) {
+    %x = tensor.extract_slice %xs[%i, 0, 0] [1, %b, 2] [1, 1, 1] : tensor<4x?x2xf64> to tensor<?x2xf64>
+    %p = tad.mul.Tensor %x, %h : (tensor<?x2xf64>, tensor<?x2xf64>) -> tensor<?x2xf64>
+    scf.yield %p : tensor<?x2xf64>
+  }
+  return %r : tensor<?x2xf64>
+}
+
+// -----
+
 // A carried value whose new value has another size (a prefix as long as
 // the iteration number): the loop's result cannot be sized from the
 // arguments.

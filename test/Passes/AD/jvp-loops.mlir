@@ -1,4 +1,4 @@
-// RUN: tad-opt %s --tad-jvp="functions=carried,branch" | FileCheck %s
+// RUN: tad-opt %s --tad-jvp="functions=carried,branch,dynamic_branch" | FileCheck %s
 
 // The tangent loop is the loop itself with h's tangent as an extra
 // iter_arg (w's tangent is read from outside); nothing is stored.
@@ -44,4 +44,22 @@ func.func @branch(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
     scf.yield %x : tensor<3xf32>
   }
   return %r : tensor<3xf32>
+}
+
+// A branch over a dynamic batch: the branch that does not involve x yields
+// a zero tangent of the value's own sizes (zeros_like).
+// CHECK-LABEL: func.func @dynamic_branch_jvp
+//       CHECK:   scf.if %{{.*}} -> (tensor<?x2xf64>, tensor<?x2xf64>) {
+//       CHECK:     tad.tanh
+//       CHECK:   } else {
+//       CHECK:     %[[Z:.*]] = tad.zeros_like %{{.*}} : tensor<?x2xf64>
+//       CHECK:     scf.yield %{{.*}}, %[[Z]] : tensor<?x2xf64>, tensor<?x2xf64>
+func.func @dynamic_branch(%x: tensor<?x2xf64>, %y: tensor<?x2xf64> {tad.nondiff}, %c: i1) -> tensor<?x2xf64> {
+  %r = scf.if %c -> (tensor<?x2xf64>) {
+    %t = tad.tanh %x : tensor<?x2xf64>
+    scf.yield %t : tensor<?x2xf64>
+  } else {
+    scf.yield %y : tensor<?x2xf64>
+  }
+  return %r : tensor<?x2xf64>
 }
