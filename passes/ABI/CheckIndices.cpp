@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -96,18 +98,38 @@ SmallVector<IndexOperand> getIndexOperands(Operation *op) {
   return result;
 }
 
+/// The tensor that a tensor.extract_slice or tensor.insert_slice slices,
+/// where some of its positions are known only at run time; null otherwise.
+Value dynamicallySliced(Operation *op) {
+  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+  Value sliced;
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+    sliced = extract.getSource();
+  else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    sliced = insert.getDest();
+  if (!sliced)
+    return nullptr;
+  bool dynamic = !cast<RankedTensorType>(sliced.getType()).hasStaticShape() ||
+                 !slice.getOffsets().empty() || !slice.getSizes().empty() ||
+                 !slice.getStrides().empty();
+  return dynamic ? sliced : nullptr;
+}
+
 class CheckIndicesPass
     : public tad::impl::TadCheckIndicesPassBase<CheckIndicesPass> {
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<std::pair<Operation *, SmallVector<IndexOperand>>> sites;
+    SmallVector<Operation *> slices;
     module.walk([&](Operation *op) {
       SmallVector<IndexOperand> operands = getIndexOperands(op);
       if (!operands.empty())
         sites.push_back({op, std::move(operands)});
+      if (dynamicallySliced(op))
+        slices.push_back(op);
     });
-    if (sites.empty())
+    if (sites.empty() && slices.empty())
       return;
     Type i64 = IntegerType::get(module.getContext(), 64);
     declareFailFunction(
@@ -124,9 +146,72 @@ public:
       for (const IndexOperand &operand : site.second)
         emitCheck(b, loc, operand, global);
     }
+    for (Operation *op : slices) {
+      OpBuilder b(op);
+      emitSliceChecks(b, op,
+                      createCheckSite(module, symbols, op, "__tad_index_site"));
+    }
   }
 
 private:
+  /// Before a slice: in each dimension of the sliced tensor whose offset,
+  /// size, stride or extent is dynamic, a slice of positive size has its
+  /// first and last positions in [0, extent); else a call that ends the
+  /// call with TAD_ERROR_INDEX, naming the position out of range.
+  void emitSliceChecks(OpBuilder &b, Operation *op, memref::GlobalOp site) {
+    Location loc = op->getLoc();
+    auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+    Value sliced = dynamicallySliced(op);
+    auto type = cast<RankedTensorType>(sliced.getType());
+    Type i64 = b.getI64Type();
+    auto asI64 = [&](OpFoldResult value) -> Value {
+      if (auto attr = dyn_cast<Attribute>(value))
+        return arith::ConstantIntOp::create(b, loc, i64,
+                                            cast<IntegerAttr>(attr).getInt());
+      return arith::IndexCastOp::create(b, loc, i64, cast<Value>(value));
+    };
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                              sizes = slice.getMixedSizes(),
+                              strides = slice.getMixedStrides();
+    for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+      if (!type.isDynamicDim(d) && isa<Attribute>(offsets[d]) &&
+          isa<Attribute>(sizes[d]) && isa<Attribute>(strides[d]))
+        continue;
+      Value offset = asI64(offsets[d]), size = asI64(sizes[d]);
+      Value stride = asI64(strides[d]);
+      Value extent =
+          type.isDynamicDim(d)
+              ? Value(arith::IndexCastOp::create(
+                    b, loc, i64, tensor::DimOp::create(b, loc, sliced, d)))
+              : Value(arith::ConstantIntOp::create(b, loc, i64,
+                                                   type.getDimSize(d)));
+      Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+      Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+      Value last = arith::AddIOp::create(
+          b, loc, offset,
+          arith::MulIOp::create(
+              b, loc, arith::SubIOp::create(b, loc, size, one), stride));
+      Value least = arith::MinSIOp::create(b, loc, offset, last);
+      Value greatest = arith::MaxSIOp::create(b, loc, offset, last);
+      Value below =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, least, zero);
+      Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          greatest, extent);
+      Value used =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, size, zero);
+      Value bad = arith::AndIOp::create(
+          b, loc, used, arith::OrIOp::create(b, loc, below, above));
+      scf::IfOp::create(b, loc, bad, [&](OpBuilder &tb, Location tl) {
+        Value value = arith::SelectOp::create(tb, tl, below, least, greatest);
+        Value where = memref::GetGlobalOp::create(tb, tl, site.getType(),
+                                                  site.getSymName());
+        func::CallOp::create(tb, tl, kFailIndex, TypeRange{},
+                             ValueRange{value, zero, extent, where});
+        scf::YieldOp::create(tb, tl);
+      });
+    }
+  }
+
   /// Before the op: the least and the greatest index (a reduction over the
   /// index tensor), and if either is out of range, a call that ends the
   /// call of the entry point with TAD_ERROR_INDEX.

@@ -41,7 +41,11 @@ def TadCheckIndicesPass : Pass<"tad-check-indices", "::mlir::ModuleOp"> {
     where the op wraps negative indices), calls the runtime's
     `__tad_fail_index`, which ends the call: the entry point returns
     `TAD_ERROR_INDEX` with a message naming the function, the index, the
-    range and the op with its location.
+    range and the op with its location. Likewise before each
+    `tensor.extract_slice` and `tensor.insert_slice` whose offsets, sizes,
+    strides or sliced sizes are not all static (the verifier checks those
+    that are): in each such dimension a slice of positive size must lie in
+    `[0, size)` at its first and its last position.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",

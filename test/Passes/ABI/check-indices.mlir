@@ -64,5 +64,25 @@ func.func @none(%x: tensor<3x5xf32>, %i: tensor<0xi64>) -> tensor<3x0xf32> {
   return %0 : tensor<3x0xf32>
 }
 
+// A slice whose offset is known at run time: its first and last rows in
+// [0, 5) where it has any; static dimensions are left to the verifier.
+// CHECK-LABEL: func.func @slice
+// CHECK-SAME:    (%[[X:.*]]: tensor<5x3xf64>, %[[K:.*]]: index)
+// CHECK:         %[[OFF:.*]] = arith.index_cast %[[K]] : index to i64
+// CHECK:         %[[SIZE:.*]] = arith.constant 2 : i64
+// CHECK:         %[[EXTENT:.*]] = arith.constant 5 : i64
+// CHECK:         %[[LAST:.*]] = arith.addi %[[OFF]]
+// CHECK:         %[[LEAST:.*]] = arith.minsi %[[OFF]], %[[LAST]]
+// CHECK:         %[[MOST:.*]] = arith.maxsi %[[OFF]], %[[LAST]]
+// CHECK:         arith.cmpi sge, %[[MOST]], %[[EXTENT]]
+// CHECK:         scf.if
+// CHECK:           func.call @__tad_fail_index
+// CHECK-NOT:     scf.if
+// CHECK:         tensor.extract_slice
+func.func @slice(%x: tensor<5x3xf64>, %k: index) -> tensor<2x3xf64> {
+  %0 = tensor.extract_slice %x[%k, 0] [2, 3] [1, 1] : tensor<5x3xf64> to tensor<2x3xf64>
+  return %0 : tensor<2x3xf64>
+}
+
 // The sites: the op and its location, NUL-padded.
 // CHECK: memref.global "private" constant @__tad_index_site : memref<96xi8> = dense<[116, 97, 100, 46, 101, 109, 98,
