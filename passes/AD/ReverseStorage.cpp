@@ -86,6 +86,14 @@ static Operation *holderIn(Block *block, Value value) {
   return block->findAncestorOpInBlock(*owner);
 }
 
+/// The values `op` reads: its operands and those its regions use from
+/// above.
+static llvm::SetVector<Value> inputsOf(Operation *op) {
+  llvm::SetVector<Value> inputs(llvm::from_range, op->getOperands());
+  getUsedValuesDefinedAbove(op->getRegions(), inputs);
+  return inputs;
+}
+
 /// The sizes that each of `stored` (values of `loop`'s body) has in the
 /// loop's first iteration, computed before the loop: static sizes as
 /// attributes; where a size is dynamic, the body's ops that the value
@@ -132,9 +140,7 @@ firstIterationSizes(OpBuilder &before, scf::ForOp loop, Value tripCount,
              << "cannot size the per-iteration storage of this value of "
                 "dynamic shape for the reverse sweep: it depends on an op "
                 "with side effects";
-    llvm::SetVector<Value> inputs(llvm::from_range, holder->getOperands());
-    getUsedValuesDefinedAbove(holder->getRegions(), inputs);
-    for (Value input : inputs)
+    for (Value input : inputsOf(holder))
       if (failed(collect(input)))
         return failure();
     cloned.push_back(holder);
@@ -222,9 +228,7 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
       Operation *holder = holderIn(body, value);
       if (!seen.insert(holder).second)
         return success();
-      llvm::SetVector<Value> inputs(llvm::from_range, holder->getOperands());
-      getUsedValuesDefinedAbove(holder->getRegions(), inputs);
-      for (Value input : inputs)
+      for (Value input : inputsOf(holder))
         if (failed(classify(input)))
           return failure();
       recomputed.push_back(holder);
