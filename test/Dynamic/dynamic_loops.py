@@ -2,7 +2,8 @@
 1, 3, 7: per-step inputs read with slices of the batch (two arguments of
 one named size), and a branch in a checkpointed loop (both ways). The JVP
 against central differences, the VJP against the JVP (<ct, J t> = <J^T ct,
-t>)."""
+t>). Second order (the JVP of the VJP) of a loop with a captured weight
+against differences of the VJP at batch 1, 4 and 0."""
 import sys
 
 import numpy as np
@@ -89,6 +90,36 @@ gradcheck("slices of the batch", SLICES,
 for cond in (True, False):
     gradcheck(f"branch ({cond}) in a checkpointed loop", BRANCH,
               lambda n: [rng.standard_normal((n, 4)), np.array(cond)], [0])
+
+# Second order: forward over reverse (the JVP of the VJP) of a loop over a
+# dynamic batch against differences of the VJP, batch 0 included.
+CARRIED = """
+// carried state over a dynamic batch, captured weight
+func.func @f(%x: tensor<?x3xf64>, %w: tensor<3x3xf64>) -> tensor<?x3xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%h = %x) -> (tensor<?x3xf64>) {
+    %m = tad.mm %h, %w : (tensor<?x3xf64>, tensor<3x3xf64>) -> tensor<?x3xf64>
+    %t = tad.tanh %m : tensor<?x3xf64>
+    %s = tad.add.Tensor %t, %h : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+    scf.yield %s : tensor<?x3xf64>
+  }
+  return %r : tensor<?x3xf64>
+}
+"""
+hvp = tad.compile(CARRIED, vjp="f", jvp="f_vjp")
+for n in (1, 4, 0):
+    args = [rng.standard_normal((n, 3)), 0.5 * rng.standard_normal((3, 3)),
+            rng.standard_normal((n, 3))]
+    tangents = [rng.standard_normal(a.shape) for a in args]
+    eps = 1e-6
+    plus = hvp.f_vjp(*[a + eps * t for a, t in zip(args, tangents)])
+    minus = hvp.f_vjp(*[a - eps * t for a, t in zip(args, tangents)])
+    jvp = hvp.f_vjp_jvp(*args, *tangents)[len(plus):]
+    check(f"second order through the loop batch {n}",
+          all(np.allclose(j, (p - m) / (2 * eps), rtol=1e-5, atol=1e-7)
+              for j, p, m in zip(jvp, plus, minus)))
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
