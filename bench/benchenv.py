@@ -7,6 +7,11 @@ The environment (``worker_env``):
   set them for old OpenBLAS builds, and they force OpenBLAS onto its AVX2
   (Haswell) kernels and a wrong L2 size on AVX-512 CPUs; without them
   OpenBLAS picks its kernels from the CPU it runs on;
+- sets ``OPENBLAS_CORETYPE`` only where OpenBLAS does not know the CPU
+  (``openblas_core``): an OpenBLAS older than the CPU falls back to its
+  SSE3 ``Prescott`` kernels (0.3.21 on Emerald Rapids: 35 instead of 190
+  GFLOP/s at 1024^3), so the fastest of its AVX-512/AVX2 kernel sets that
+  the CPU can run, by a measured sgemm, is forced instead;
 - sets the thread counts of every runtime to ``THREADS``;
 - sets ``GLIBC_TUNABLES`` so that glibc's malloc keeps freed memory (a fixed
   mmap threshold above the workloads' largest arrays, no trimming, a large
@@ -25,6 +30,7 @@ the run) and during each worker process, and the steal time of the VM.
 
 import contextlib
 import ctypes
+import json
 import os
 import resource
 import subprocess
@@ -50,6 +56,29 @@ _RELEVANT_PREFIXES = ("OPENBLAS_", "GOTO", "OMP_", "GOMP_", "KMP_", "MKL_", "ATE
 # Marks a process that already runs in the benchmark's environment.
 _MARK = "TAD_BENCH_ENV"
 _REMOVED_VAR = "TAD_BENCH_REMOVED"
+# The OpenBLAS core the benchmark forces ("" when OpenBLAS's own is kept).
+_CORE_VAR = "TAD_BENCH_OPENBLAS_CORE"
+# OpenBLAS cores with kernels for the CPU features they need: a detected
+# core outside this table that the CPU could beat is a fallback.
+_OPENBLAS_CORES = {"SapphireRapids": ("avx512f", "avx512bw", "avx512vl", "avx512_bf16",
+                                      "amx_tile"),
+                   "Cooperlake": ("avx512f", "avx512bw", "avx512vl", "avx512_bf16"),
+                   "SkylakeX": ("avx512f", "avx512bw", "avx512vl", "avx512dq"),
+                   "Haswell": ("avx2", "fma"),
+                   "Zen": ("avx2", "fma")}
+_OPENBLAS_PROBE = r"""
+import ctypes, glob, json, sys, time
+import numpy as np
+lib = next((ctypes.CDLL(p) for p in sys.argv[1:] if glob.glob(p)), None)
+lib.openblas_get_corename.restype = ctypes.c_char_p
+a, b = np.random.rand(768, 768).astype(np.float32), np.random.rand(768, 768).astype(np.float32)
+best = float("inf")
+for _ in range(3):
+    a @ b
+for _ in range(5):
+    t = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t)
+print(json.dumps({"core": lib.openblas_get_corename().decode(), "gflops": 2 * 768**3 / best / 1e9}))
+"""
 
 
 def settings():
@@ -88,13 +117,91 @@ def worker_env(inherit=False, base=None):
         env[_MARK] = "inherit"
         return env, removed
     env = dict(base)
+    core = base.get(_CORE_VAR) if base.get(_MARK) else None
     for name in REMOVED + (ATEN,):  # bench/run.py sets ATEN per workload
-        if name in env:
+        if name in env and not (name == "OPENBLAS_CORETYPE" and core):
             removed[name] = env.pop(name)
     env.update(settings())
+    if core is None:
+        core = openblas_core(env)["forced"] or ""
+    if core:
+        env["OPENBLAS_CORETYPE"] = core
+    env[_CORE_VAR] = core
     env[_MARK] = "1"
     env[_REMOVED_VAR] = " ".join(f"{k}={v}" for k, v in removed.items())
     return env, removed
+
+
+_core_cache = {}
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return set(next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), []))
+    except OSError:
+        return set()
+
+
+def _probe_openblas(env, core):
+    """OpenBLAS's core name and sgemm GFLOP/s (768^3, best of 5) in a fresh
+    /usr/bin/python3 under ``env`` with OPENBLAS_CORETYPE=``core`` (None:
+    unset)."""
+    env = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"}
+    if core:
+        env["OPENBLAS_CORETYPE"] = core
+    libs = ["/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0",
+            "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+            "/usr/lib/x86_64-linux-gnu/libopenblas.so.0"]
+    try:
+        out = subprocess.run(["/usr/bin/python3", "-c", _OPENBLAS_PROBE] + libs, env=env,
+                             capture_output=True, text=True, timeout=120).stdout
+        return json.loads(out.strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
+        return None
+
+
+def openblas_core(env):
+    """{"detected", "forced", "gflops"}: the core OpenBLAS picks by itself
+    under ``env`` and the one the benchmark forces (None: OpenBLAS's own is
+    kept). Forced only when OpenBLAS's own core is none of the cores whose
+    features the CPU has (it does not know the CPU): then the fastest of
+    those, measured, replaces it when it beats the detected one by 10%."""
+    key = tuple(sorted((k, v) for k, v in env.items() if k.startswith(("OMP_", "OPENBLAS_"))))
+    if key in _core_cache:
+        return _core_cache[key]
+    flags = _cpu_flags()
+    runnable = [c for c, need in _OPENBLAS_CORES.items() if all(f in flags for f in need)]
+    own = _probe_openblas(env, None)
+    result = {"detected": own["core"] if own else None, "forced": None, "gflops": {}}
+    if own and own["core"] not in runnable and runnable:
+        result["gflops"][own["core"]] = own["gflops"]
+        for core in runnable:
+            r = _probe_openblas(env, core)
+            if r and r["core"] == core:  # an OpenBLAS without the core ignores it
+                result["gflops"][core] = r["gflops"]
+        best = max(result["gflops"], key=result["gflops"].get)
+        if best != own["core"] and result["gflops"][best] > 1.1 * own["gflops"]:
+            result["forced"] = best
+    _core_cache[key] = result
+    return result
+
+
+def forced_core(env=None):
+    """The OpenBLAS core the benchmark forced in ``env`` ("" if none)."""
+    return (os.environ if env is None else env).get(_CORE_VAR, "")
+
+
+def core_note(env):
+    """A sentence on the OpenBLAS core forced in ``env`` ("" if none)."""
+    core = forced_core(env)
+    if not core:
+        return ""
+    probe = openblas_core({k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"})
+    rates = ", ".join(f"{c} {g:.0f}" for c, g in sorted(probe["gflops"].items(),
+                                                         key=lambda x: -x[1]))
+    return (f"forced `OPENBLAS_CORETYPE={core}`: this OpenBLAS does not know the CPU and "
+            f"falls back to `{probe['detected']}` (sgemm 768^3 GFLOP/s by core: {rates})")
 
 
 def decode_removed(text):
@@ -161,7 +268,8 @@ def process_info():
     PyTorch's CPU capability if PyTorch is loaded."""
     info = {"blas_libraries": _mapped_libraries(("blas", "lapack", "mkl")),
             "openmp_libraries": _mapped_libraries(("gomp", "libomp", "iomp")),
-            "env": {k: os.environ.get(k) for k in REMOVED + tuple(settings()) + (ATEN,)}}
+            "env": {k: os.environ.get(k)
+                    for k in REMOVED + tuple(settings()) + (ATEN, _CORE_VAR)}}
     openblas = [p for p in info["blas_libraries"] if "openblas" in os.path.basename(p)]
     if openblas:
         info["openblas_library"] = openblas[0]
@@ -206,11 +314,17 @@ def peer_problems(info):
     else:
         if ob["parallel"] != "OpenMP":
             problems.append(f"PyTorch's OpenBLAS uses {ob['parallel']} threading, not OpenMP")
-        if ob["corename"] == "Haswell" and _has_avx512():
+        if ob["corename"] == "Haswell" and _has_avx512() and not info["env"].get(_CORE_VAR):
             problems.append("PyTorch's OpenBLAS runs its Haswell (AVX2) kernels on an "
                             "AVX-512 CPU")
+        elif ob["corename"] in ("Prescott", "Core2", "Penryn", "Dunnington", "Nehalem",
+                                "Katmai", "Coppermine", "Northwood", "Banias", "Atom"):
+            if any(all(f in _cpu_flags() for f in need) for need in _OPENBLAS_CORES.values()):
+                problems.append(f"PyTorch's OpenBLAS runs its {ob['corename']} (SSE) kernels "
+                                "on an AVX2/AVX-512 CPU")
     for name in REMOVED:
-        if info["env"].get(name) is not None:
+        forced = name == "OPENBLAS_CORETYPE" and info["env"].get(_CORE_VAR)
+        if info["env"].get(name) is not None and not forced:
             problems.append(f"{name}={info['env'][name]} was set in PyTorch's worker")
     return problems
 

@@ -214,7 +214,8 @@ def main():
         print("environment: removed " +
               (" ".join(f"{k}={v}" for k, v in removed.items()) or "nothing") + "; set " +
               " ".join(f"{k}={v}" for k, v in benchenv.settings().items()) +
-              "; ATEN_CPU_CAPABILITY unset (torch.mm calls OpenBLAS's sgemm)")
+              "; ATEN_CPU_CAPABILITY unset (torch.mm calls OpenBLAS's sgemm)" +
+              ("; " + benchenv.core_note(env) if benchenv.forced_core(env) else ""))
     others = benchenv.other_relevant_vars()
     if others:
         print("other inherited: " + " ".join(f"{k}={v}" for k, v in others.items()))

@@ -307,7 +307,8 @@ def environment_lines(env_info, peer):
                   + " (they force OpenBLAS onto its AVX2 kernels and a wrong L2 size on "
                   "AVX-512 CPUs)" if removed else
                   "nothing inherited to remove (`" + "`, `".join(benchenv.REMOVED) + "` unset)")
-               + "; set " + ", ".join(f"`{k}={v}`" for k, v in benchenv.settings().items()))
+               + "; set " + ", ".join(f"`{k}={v}`" for k, v in benchenv.settings().items())
+               + ("; " + env_info["core_note"] if env_info.get("core_note") else ""))
     others = env_info["others"]
     env += ("; other inherited variables that affect BLAS, OpenMP, PyTorch or malloc: " +
             (", ".join(f"`{k}={v}`" for k, v in others.items()) if others else "none") +
@@ -565,6 +566,7 @@ def main():
     info = machine()
     env, removed = benchenv.worker_env(args.inherit_env)
     env_info = {"removed": removed, "inherit": args.inherit_env,
+                "core_note": benchenv.core_note(env),
                 "others": benchenv.other_relevant_vars(env),
                 "blas_alternative": info["blas_alternative"]}
     print(f"machine: {info['cpu']}, torch {info['torch']}, libblas.so.3 -> "
@@ -574,7 +576,8 @@ def main():
     else:
         print("environment: removed " +
               (" ".join(f"{k}={v}" for k, v in removed.items()) or "nothing") + "; set " +
-              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()), flush=True)
+              " ".join(f"{k}={v}" for k, v in benchenv.settings().items()) +
+              ("; " + benchenv.core_note(env) if benchenv.forced_core(env) else ""), flush=True)
     guard = benchenv.LoadGuard(args.max_other_load, args.max_worker_load, args.max_steal)
     idle = guard.check_idle(args.idle_check)
     print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run", flush=True)

@@ -93,15 +93,16 @@ def mm_speedup(result):
     return result["torch_ms"] / result["tad_ms"]
 
 
-def section(results, args, unusable, png_name):
-    """The sweep section of benchmarks.md."""
+def section(results, args, unusable, png_name, conditions):
+    """The sweep section of benchmarks.md; ``conditions``: the machine and
+    PyTorch's BLAS, one sentence."""
     lines = [f"<!-- {SECTION}-begin -->", "## Shape sweep (`bench/sweep.py`)", ""]
     if unusable:
         lines += ["> **UNUSABLE: " + "; ".join(unusable) + ".** The times below do not "
                   "describe tad or PyTorch.", ""]
     lines += [f"Command: `/usr/bin/python3 bench/sweep.py"
               f"{' ' + ' '.join(sys.argv[1:]) if sys.argv[1:] else ''}` "
-              f"({time.strftime('%Y-%m-%d')}); float32, 2 threads each, the fair peer of "
+              f"({time.strftime('%Y-%m-%d')}); {conditions}; float32, 2 threads each, the fair peer of "
               "`bench/run.py` (its environment, its per-point choice of PyTorch's kernel set), "
               f"{args.rounds} alternating round(s). Speedup = PyTorch time / tad time "
               "(> 1: tad faster).", ""]
@@ -228,7 +229,9 @@ def main():
     env, removed = benchenv.worker_env(args.inherit_env)
     print("environment: " + ("inherited (--inherit-env)" if args.inherit_env else
                              "removed " + (" ".join(f"{k}={v}" for k, v in removed.items())
-                                           or "nothing")), flush=True)
+                                           or "nothing")
+                             + ("; " + benchenv.core_note(env)
+                                if benchenv.forced_core(env) else "")), flush=True)
     guard = benchenv.LoadGuard(args.max_other_load, args.max_worker_load, args.max_steal)
     idle = guard.check_idle(args.idle_check)
     print(f"load guard: other processes {idle['other_cores']:.2f} cores before the run",
@@ -275,8 +278,11 @@ def main():
     png = os.path.join(args.out, "benchmarks-sweep.png")
     drawn = not unusable and heatmap(results, png)
     md = os.path.join(args.out, "benchmarks.md")
+    conditions = (f"on {bench.machine()['cpu']}, PyTorch's BLAS "
+                  f"{benchenv.openblas_summary(peers[0] if peers else None)}"
+                  + ("; " + benchenv.core_note(env) if benchenv.forced_core(env) else ""))
     replace_section(md, SECTION, section(results, args, unusable,
-                                         os.path.basename(png) if drawn else None))
+                                         os.path.basename(png) if drawn else None, conditions))
     for reason in unusable:
         print(f"UNUSABLE: {reason}" + (" (ignored)" if args.allow_load else ""), flush=True)
     print(f"wrote {md}")
