@@ -16,7 +16,10 @@
 //
 // The scheme is chosen per loop by the `tad.checkpoint` attribute of the
 // scf.for, else by the pass option: "store" (every iteration, the default),
-// "sqrt" (k = ceil(sqrt(n)), O(sqrt(n)) memory) or an integer k.
+// "sqrt" (k = ceil(sqrt(n)), O(sqrt(n)) memory), an integer k, or
+// "levels:L" (multi-level: segments of about n^((L-1)/L) iterations, each
+// segmented again with L-1 levels, so about L * n^(1/L) checkpoints live at
+// once for L forward passes; "levels:2" is "sqrt").
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_AD_CHECKPOINT_H
@@ -36,12 +39,15 @@ inline constexpr llvm::StringLiteral kRecomputeAttr = "tad.recompute";
 
 /// How a loop's reverse sweep gets the forward values it reads.
 struct CheckpointScheme {
-  enum class Kind { Store, Sqrt, Every };
+  enum class Kind { Store, Sqrt, Every, Levels };
   Kind kind = Kind::Store;
   /// Segment length for Kind::Every.
   int64_t every = 0;
+  /// Levels of segments for Kind::Levels (at least 2).
+  int64_t levels = 0;
 
-  /// Parses "store", "sqrt" or a positive integer; nullopt otherwise.
+  /// Parses "store", "sqrt", a positive integer or "levels:L" (L >= 1;
+  /// "levels:1" is "store", "levels:2" is "sqrt"); nullopt otherwise.
   static std::optional<CheckpointScheme> parse(StringRef text);
 };
 

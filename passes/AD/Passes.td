@@ -43,8 +43,9 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     its rules read stored per iteration in stacked tensors; an `scf.if` by
     an `scf.if` on the same condition (docs/loops.md). A checkpointed loop
     (`checkpoint`, or the loop's `tad.checkpoint` attribute: "store",
-    "sqrt" or a segment length k) stores its carried values every k
-    iterations only and recomputes each segment in the reverse sweep.
+    "sqrt", a segment length k or "levels:L") stores its carried values
+    every k iterations only and recomputes each segment in the reverse
+    sweep; with "levels:L" each segment is segmented again, L levels deep.
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -54,8 +55,8 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     Option<"checkpoint", "checkpoint", "std::string", /*default=*/"\"store\"",
            "How scf.for loops without a tad.checkpoint attribute keep forward "
            "values for the reverse sweep: 'store' (every iteration), 'sqrt' "
-           "(checkpoints every ceil(sqrt(n)) iterations, segments recomputed) "
-           "or a segment length k">,
+           "(checkpoints every ceil(sqrt(n)) iterations, segments recomputed), "
+           "a segment length k or 'levels:L' (segments of segments, L levels)">,
   ];
   let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

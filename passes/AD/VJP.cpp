@@ -43,7 +43,8 @@ struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
         CheckpointScheme::parse(checkpoint);
     if (!scheme)
       return emitError(UnknownLoc::get(context))
-             << "tad-vjp: checkpoint must be 'store', 'sqrt' or a positive "
+             << "tad-vjp: checkpoint must be 'store', 'sqrt', 'levels:L' "
+                "(1 <= L <= 16) or a positive "
                 "integer, not '"
              << checkpoint << "'";
     checkpointScheme = *scheme;

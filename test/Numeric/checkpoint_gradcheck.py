@@ -1,9 +1,10 @@
 """Checkpointed reverse sweeps of loops (tadc --checkpoint, the
 `tad.checkpoint` loop attribute): the gradients of every scheme ("sqrt",
-segment lengths 2, 3 and 4) must equal those of storing every iteration
+segment lengths 2, 3 and 4, three levels of segments "levels:3") must
+equal those of storing every iteration
 ("store"), and the store gradients match central differences
 (loops_gradcheck.py checks that too). Covers static trip counts with and
-without a remainder, dynamic bounds (run-time segment length for "sqrt"),
+without a remainder, dynamic bounds (run-time segment lengths for "sqrt" and "levels:3"),
 scf.while (its counted replay loop is checkpointed), nested loops (segments
 inside segments), branches in loops, per-loop attributes overriding the
 global scheme, and forward over reverse (the JVP of the checkpointed VJP).
@@ -70,7 +71,10 @@ func.func @f(%x: tensor<3xf64>, %nt: tensor<i64>, %mt: tensor<i32>) -> tensor<3x
 }
 """
 
-SCHEMES = ("sqrt", "2", "3", "4")
+SCHEMES = ("sqrt", "2", "3", "4", "levels:3")
+# Schemes whose checkpointed VJP is differentiated again (forward over
+# reverse) in the cases that ask for it.
+SECOND_ORDER = ("sqrt", "levels:3")
 
 
 def cases():
@@ -135,7 +139,7 @@ def main():
                 try:
                     module = tad.compile(
                         source, vjp=["f"],
-                        jvp=["f_vjp"] if second and scheme == "sqrt" else [],
+                        jvp=["f_vjp"] if second and scheme in SECOND_ORDER else [],
                         opt_level=opt, checkpoint=scheme)
                 except tad.CompileError as e:
                     report(label, False, "compile error\n%s" % e)
@@ -147,7 +151,7 @@ def main():
                        "max difference %g" % max(
                            float(np.max(np.abs(np.asarray(a) - b), initial=0))
                            for a, b in zip(got, expected)))
-                if second and scheme == "sqrt":
+                if second and scheme in SECOND_ORDER:
                     full = args + cts
                     fdiff = [i for i, a in enumerate(full)
                              if np.issubdtype(a.dtype, np.floating)]

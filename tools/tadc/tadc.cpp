@@ -81,9 +81,11 @@ static cl::opt<std::string> checkpoint(
     "checkpoint",
     cl::desc("Reverse sweep of loops without a tad.checkpoint attribute: "
              "'store' every iteration (default), 'sqrt' (checkpoints every "
-             "ceil(sqrt(n)) iterations, segments recomputed) or a segment "
-             "length k"),
-    cl::value_desc("store|sqrt|k"), cl::init("store"), cl::cat(tadcCategory));
+             "ceil(sqrt(n)) iterations, segments recomputed), a segment "
+             "length k, or 'levels:L' (segments of about n^((L-1)/L) "
+             "iterations segmented again, L levels: about L*n^(1/L) "
+             "checkpoints, L forward passes)"),
+    cl::value_desc("store|sqrt|k|levels:L"), cl::init("store"), cl::cat(tadcCategory));
 
 static cl::list<std::string> keepOps(
     "keep-ops",
