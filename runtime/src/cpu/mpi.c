@@ -35,16 +35,32 @@
  * Calls come from the thread that calls the module's function; MPI is
  * initialised with MPI_Init (MPI_THREAD_SINGLE semantics), so a program
  * must not run collectives from two threads at once.
+ *
+ * The watchdog: a rank that stops calling collectives without dying (an
+ * endless loop, a deadlock, an error caught and ignored) would leave the
+ * others waiting in MPI forever. A thread of ours (it makes no MPI call)
+ * wakes about once a second; when the calling thread has been inside one
+ * MPI call for longer than $TAD_COLLECTIVE_TIMEOUT seconds (default 1800,
+ * PyTorch's process-group default; 0 disables), it prints which call,
+ * bucket and rank waited, and ends the process with _exit(124): mpirun
+ * then ends the job on every rank, the hung one included. Polling a
+ * nonblocking collective instead would let the rank raise an error, but
+ * the pending collective could not be cancelled, and Open MPI's
+ * nonblocking collectives are a different (slower) implementation.
  *===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include "call_frame.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef void *mpi_handle; /* Open MPI: MPI_Comm, MPI_Datatype, ... */
 
@@ -73,6 +89,92 @@ static struct {
 } mpi;
 
 static pthread_once_t mpi_once = PTHREAD_ONCE_INIT;
+
+/* What the watchdog watches: the MPI call the calling thread is in. */
+static struct {
+  double timeout_s;     /* 0: no watchdog */
+  pthread_mutex_t lock;
+  double entered;       /* monotonic seconds; 0: in no MPI call */
+  char call[224];       /* "train_step: tad.all_reduce: MPI_Allreduce
+                           (bucket 3)" */
+} watch = {0, PTHREAD_MUTEX_INITIALIZER, 0, ""};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *watchdog(void *unused) {
+  (void)unused;
+  for (;;) {
+    struct timespec tick = {1, 0};
+    if (watch.timeout_s < 4) /* short timeouts (tests): a finer tick */
+      tick = (struct timespec){0, 100 * 1000 * 1000};
+    while (nanosleep(&tick, &tick) != 0 && errno == EINTR)
+      ;
+    pthread_mutex_lock(&watch.lock);
+    double waited = watch.entered > 0 ? now_s() - watch.entered : 0;
+    if (waited > watch.timeout_s) {
+      fprintf(stderr,
+              "tad: %s on rank %d of %d has waited %.0f s for the other "
+              "ranks (TAD_COLLECTIVE_TIMEOUT=%g): a rank stopped calling "
+              "collectives (it hangs, or caught an error and carried on); "
+              "ending this process so that mpirun ends the job\n",
+              watch.call, mpi.rank, mpi.size, waited, watch.timeout_s);
+      fflush(stderr);
+      _exit(124);
+    }
+    pthread_mutex_unlock(&watch.lock);
+  }
+  return NULL;
+}
+
+/* The calling thread enters an MPI call that waits for the other ranks. */
+static void watch_enter(const char *op, const char *call, int64_t bucket) {
+  if (watch.timeout_s <= 0)
+    return;
+  tad_call_frame *frame = __tad_current_call();
+  const char *fn = frame && frame->fn && frame->fn->name ? frame->fn->name
+                                                         : "tad";
+  pthread_mutex_lock(&watch.lock);
+  snprintf(watch.call, sizeof watch.call, "%s: %s: %s (bucket %lld)", fn, op,
+           call, (long long)bucket);
+  watch.entered = now_s();
+  pthread_mutex_unlock(&watch.lock);
+}
+
+static void watch_leave(void) {
+  if (watch.timeout_s <= 0)
+    return;
+  pthread_mutex_lock(&watch.lock);
+  watch.entered = 0;
+  pthread_mutex_unlock(&watch.lock);
+}
+
+/* Reads $TAD_COLLECTIVE_TIMEOUT and starts the watchdog; "" on success,
+ * else why not (a malformed value). */
+static const char *start_watchdog(void) {
+  const char *text = getenv("TAD_COLLECTIVE_TIMEOUT");
+  double timeout = 1800;
+  if (text && *text) {
+    char *end = NULL;
+    timeout = strtod(text, &end);
+    if (!end || *end || timeout < 0 || timeout != timeout)
+      return "TAD_COLLECTIVE_TIMEOUT must be a number of seconds >= 0 (0: "
+             "no watchdog)";
+  }
+  watch.timeout_s = timeout;
+  if (timeout <= 0)
+    return "";
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, watchdog, NULL) != 0) {
+    watch.timeout_s = 0;
+    return "cannot start the collectives' watchdog thread";
+  }
+  pthread_detach(thread);
+  return "";
+}
 
 static void set_load_error(const char *fmt, ...) {
   va_list ap;
@@ -173,6 +275,11 @@ static void load_mpi(void) {
                    error_string(rc, buf, sizeof buf));
     return;
   }
+  const char *why = start_watchdog();
+  if (*why) {
+    set_load_error("%s", why);
+    return;
+  }
   mpi.ok = 1;
 }
 
@@ -232,8 +339,10 @@ static void collective(int64_t kind, int64_t dtype, int64_t root,
     local[i] = mine[i];
     local[6 + i] = mine[i] == INT64_MIN ? INT64_MAX : -mine[i];
   }
-  check(mpi.Allreduce(local, global, 12, mpi.t_int64, mpi.op_max, mpi.comm),
-        op, "MPI_Allreduce (the consistency check)");
+  watch_enter(op, "MPI_Allreduce (the consistency check)", bucket);
+  int rc = mpi.Allreduce(local, global, 12, mpi.t_int64, mpi.op_max, mpi.comm);
+  watch_leave();
+  check(rc, op, "MPI_Allreduce (the consistency check)");
   int agree = 1;
   for (int i = 0; i < 6; ++i)
     if (global[i] != mine[i] || -global[6 + i] != mine[i])
@@ -266,13 +375,14 @@ static void collective(int64_t kind, int64_t dtype, int64_t root,
     memcpy(dst, src, (size_t)(count * elem));
   for (int64_t done = 0; done < count; done += chunk) {
     int n = (int)(count - done < chunk ? count - done : chunk);
-    if (kind == 2)
-      check(mpi.Bcast(dst + done * elem, n, type, (int)root, mpi.comm), op,
-            "MPI_Bcast");
-    else
-      check(mpi.Allreduce(src + done * elem, dst + done * elem, n, type,
-                          mpi.op_sum, mpi.comm),
-            op, "MPI_Allreduce");
+    const char *call = kind == 2 ? "MPI_Bcast" : "MPI_Allreduce";
+    watch_enter(op, call, bucket);
+    int rc = kind == 2 ? mpi.Bcast(dst + done * elem, n, type, (int)root,
+                                   mpi.comm)
+                       : mpi.Allreduce(src + done * elem, dst + done * elem,
+                                       n, type, mpi.op_sum, mpi.comm);
+    watch_leave();
+    check(rc, op, call);
   }
   if (kind == 1 && mpi.size > 1) {
     if (dtype == TAD_DTYPE_F64) {
@@ -315,5 +425,8 @@ void _tad_mpi_collective_f64(int64_t kind, int64_t dtype, int64_t root,
 
 void _tad_mpi_barrier(void) {
   ensure_mpi("tad.barrier");
-  check(mpi.Barrier(mpi.comm), "tad.barrier", "MPI_Barrier");
+  watch_enter("tad.barrier", "MPI_Barrier", 0);
+  int rc = mpi.Barrier(mpi.comm);
+  watch_leave();
+  check(rc, "tad.barrier", "MPI_Barrier");
 }
