@@ -68,6 +68,10 @@ static void addBufferOptimizations(OpPassManager &pm,
     blocks.blockWork = options.dynamicBlocks[2];
   }
   pm.addPass(tad::createTadBlockDynamicRowsPass(blocks));
+  // Strided copies (a padded buffer's interior, a slice) as linalg.copy
+  // before outlining: in a kernel of their own their operands are noalias,
+  // so LLVM vectorizes them; in the caller they stayed scalar loops.
+  pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
   if (options.outlineKernels)
     pm.addPass(tad::createTadOutlineKernelsPass());
   tad::TadVectorizeContractionsPassOptions contractions;

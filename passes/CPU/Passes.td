@@ -192,7 +192,8 @@ def TadParallelizeLoopsPass
     On buffers, after the matmul and transpose schedules. Every other linalg
     op with static shapes and at least `min-work` work (loop iterations times
     an iteration's cost: the scalar ops of its body over two, at least 1;
-    elementwise chains, softmax and normalization rows, pooling, im2col) is
+    elementwise chains, softmax and normalization rows, pooling, im2col,
+    strided copies; not fills or matmuls) is
     tiled along its outermost
     parallel dimensions into an `scf.parallel` loop (through `scf.forall`),
     which `convert-scf-to-openmp` runs on all cores: the outermost parallel
