@@ -3,6 +3,8 @@
 
 #include "dialects/Tad/ShapeUtils.h"
 #include "dialects/Tad/TadOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -775,6 +777,63 @@ FailureOr<FormulaValue> Binder::runtimeArithmetic(const Expr &expr,
   return arithmetic(expr, op, asElement(lhs), asElement(rhs));
 }
 
+FailureOr<FormulaValue>
+Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
+                           ArrayRef<FormulaValue> pieces, int64_t dim) {
+  // A piece of dynamic extent along `dim` has no split_with_sizes (its
+  // sizes are attributes): each piece is a tensor.extract_slice of the
+  // gradient at the running sum of the extents before it, read at run time
+  // from the inputs.
+  Value gradient = grad.tensor;
+  int64_t rank = grad.type.getRank();
+  // Through tad._shape_as_tensor, the op the VJP may read a primal's
+  // sizes with (what it keeps for metadata; folds to tensor.dim).
+  auto dimOf = [&](Value tensor, int64_t d) -> OpFoldResult {
+    int64_t size = cast<RankedTensorType>(tensor.getType()).getDimSize(d);
+    if (!ShapedType::isDynamic(size))
+      return builder.getIndexAttr(size);
+    Value shape = ShapeAsTensorOp::create(builder, opLoc, tensor);
+    Value index = arith::ConstantIndexOp::create(builder, opLoc, d);
+    Value element = tensor::ExtractOp::create(builder, opLoc, shape, index);
+    return arith::IndexCastOp::create(builder, opLoc, builder.getIndexType(),
+                                      element)
+        .getResult();
+  };
+  OpFoldResult offset = builder.getIndexAttr(0);
+  std::vector<FormulaValue> results;
+  for (const FormulaValue &sizes : pieces) {
+    if (!sizes.sizesOf && llvm::any_of(sizes.ints, ShapedType::isDynamic))
+      return programError(expr)
+             << "cat_tensors_backward: a piece of dynamic size without its "
+                "tensor; "
+             << kDynamicSizeRule;
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> extent, strides(rank, builder.getIndexAttr(1));
+    offsets[dim] = offset;
+    for (int64_t d = 0; d < rank; ++d)
+      extent.push_back(ShapedType::isDynamic(sizes.ints[d])
+                           ? dimOf(sizes.sizesOf, d)
+                           : builder.getIndexAttr(sizes.ints[d]));
+    auto type = RankedTensorType::get(sizes.ints, grad.type.getElementType());
+    Value piece = tensor::ExtractSliceOp::create(builder, opLoc, type,
+                                                 gradient, offsets, extent,
+                                                 strides);
+    results.push_back(FormulaValue::ofTensor(piece));
+    // The next piece starts after this one.
+    auto asValue = [&](OpFoldResult r) -> Value {
+      if (auto v = dyn_cast<Value>(r))
+        return v;
+      return arith::ConstantIndexOp::create(
+                 builder, opLoc, cast<IntegerAttr>(cast<Attribute>(r)).getInt())
+          .getResult();
+    };
+    offset = arith::AddIOp::create(builder, opLoc, asValue(offset),
+                                   asValue(extent[dim]))
+                 .getResult();
+  }
+  return FormulaValue::tuple(std::move(results));
+}
+
 FailureOr<FormulaValue> Binder::sizeAt(const Expr &expr,
                                        const FormulaValue &sizes,
                                        int64_t index) {
@@ -1169,7 +1228,10 @@ Binder::callTensorBuiltin(const Expr &expr, StringRef name,
       if (!element.isTensorLike())
         return fail("'" + name + "' needs a list of tensors");
       if (name == "to_args_sizes") {
-        values.push_back(FormulaValue::intList(element.type.getShape()));
+        // With the tensor, so that a dynamic size can be read at run time.
+        values.push_back(FormulaValue::sizesOfTensor(
+            element.type, element.kind == Kind::Tensor ? element.tensor
+                                                       : element.sizesOf));
       } else {
         FormulaValue meta = FormulaValue::metadata("scalar_type");
         meta.type = element.type;
@@ -1195,11 +1257,13 @@ Binder::callTensorBuiltin(const Expr &expr, StringRef name,
           static_cast<int64_t>(sizes.ints.size()) != self.type.getRank())
         return fail("cat_tensors_backward: sizes do not match the gradient");
       extents.push_back(sizes.ints[*dim]);
-      zeros.push_back(
-          FormulaValue::zero(RankedTensorType::get(sizes.ints, elementType())));
+      zeros.push_back(FormulaValue::zero(
+          RankedTensorType::get(sizes.ints, elementType()), sizes.sizesOf));
     }
     if (self.kind == Kind::Zero)
       return FormulaValue::tuple(std::move(zeros));
+    if (llvm::any_of(extents, ShapedType::isDynamic))
+      return catBackwardDynamic(expr, self, args[1].elements, *dim);
     return callOpByName(expr, "split_with_sizes",
                         {self, FormulaValue::intList(extents),
                          FormulaValue::scalar(*dim, true)});

@@ -172,6 +172,12 @@ private:
                                             const FormulaValue &rhs);
   /// Size `dim` of `sizes`' tensor: a constant where static, else read at
   /// run time through _shape_as_tensor.
+  /// cat_tensors_backward with a piece of dynamic extent: slices of the
+  /// gradient at offsets computed at run time.
+  FailureOr<FormulaValue> catBackwardDynamic(const Expr &expr,
+                                             const FormulaValue &grad,
+                                             ArrayRef<FormulaValue> pieces,
+                                             int64_t dim);
   FailureOr<FormulaValue> sizeAt(const Expr &expr, const FormulaValue &sizes,
                                  int64_t index);
   /// The product of the sizes in `sizes` (a size list).

@@ -14,6 +14,8 @@
 
 #include "dialects/Tad/TadOps.h"
 #include "dialects/Tad/TensorShapes.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -226,6 +228,45 @@ Value lowerToCopy(ToCopyOp op, ToCopyOp::Adaptor adaptor, OpBuilder &b) {
                           });
 }
 
+/// A join along `dim` of dynamic size: the pieces at offsets summed at run
+/// time (the other sizes are the first piece's).
+Value catDynamic(OpBuilder &b, Location loc, RankedTensorType type,
+                 int64_t dim, ValueRange pieces) {
+  int64_t rank = type.getRank();
+  auto sizesOf = [&](Value piece) {
+    return tensor::getMixedSizes(b, loc, piece);
+  };
+  SmallVector<OpFoldResult> sizes = sizesOf(pieces[0]);
+  auto add = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx + *cy);
+    if (cx == 0)
+      return y;
+    return arith::AddIOp::create(b, loc,
+                                 getValueOrCreateConstantIndexOp(b, loc, x),
+                                 getValueOrCreateConstantIndexOp(b, loc, y))
+        .getResult();
+  };
+  OpFoldResult total = b.getIndexAttr(0);
+  for (Value piece : pieces)
+    total = add(total, tensor::getMixedSize(b, loc, piece, dim));
+  sizes[dim] = total;
+  Value result =
+      tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  OpFoldResult offset = b.getIndexAttr(0);
+  for (Value piece : pieces) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+    offsets[dim] = offset;
+    SmallVector<OpFoldResult> extent = sizesOf(piece);
+    result = tensor::InsertSliceOp::create(b, loc, piece, result, offsets,
+                                           extent, strides);
+    offset = add(offset, extent[dim]);
+  }
+  return tensor::CastOp::create(b, loc, type, result);
+}
+
 Value lowerCat(CatOp op, CatOp::Adaptor adaptor, OpBuilder &b) {
   auto type = cast<RankedTensorType>(op.getType());
   int64_t dim = *wrapDim(op.getDim(), type.getRank());
@@ -233,6 +274,8 @@ Value lowerCat(CatOp op, CatOp::Adaptor adaptor, OpBuilder &b) {
   if (adaptor.getTensors().size() == 1)
     return adaptor.getTensors()[0];
   // The dimensions but `dim` are every piece's (tad-check-shapes).
+  if (ShapedType::isDynamic(type.getDimSize(dim)))
+    return catDynamic(b, loc, type, dim, adaptor.getTensors());
   Value result = emptyLike(b, loc, type, adaptor.getTensors()[0]);
   int64_t offset = 0;
   for (Value piece : adaptor.getTensors()) {
