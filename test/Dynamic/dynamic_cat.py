@@ -1,10 +1,14 @@
-"""cat along a dynamic dimension in both modes, f64, at -O0 and -O2: pieces
+"""cat and flip along a dynamic dimension in both modes, f64, at -O0 and
+-O2: pieces
 whose sizes along the joined dimension are known at run time only (each its
 own, empty ones included), mixed with a static piece, and a join along a
 static dimension of pieces with a dynamic batch. The VJP splits the
 gradient at offsets summed at run time (Binder: cat_tensors_backward); the
-JVP joins the tangents. Both against central differences and each other
-(<ct, J t> = <J^T ct, t>)."""
+JVP joins the tangents. flip of a dynamic dimension reads n - 1 - i at run
+time. Both against central differences and each other (<ct, J t> = <J^T
+ct, t>). Then a PyTorch model that joins its batch with its flipped self,
+imported with a dynamic batch: its training step's loss equals PyTorch's at
+three batch sizes."""
 import sys
 
 import numpy as np
@@ -51,6 +55,18 @@ func.func @f(%x: tensor<?x2xf64> {tad.dim_names = ["B", ""]}, %y: tensor<?x3xf64
 }
 """
 
+FLIP = """
+// flipped along the dynamic batch and a static dimension, then joined
+func.func @f(%x: tensor<?x3xf64> {tad.dim_names = ["B", ""]}) -> tensor<?x3xf64> {
+  %f = tad.flip %x {dims = array<i64: 0, 1>} : tensor<?x3xf64>
+  %g = tad.flip %x {dims = array<i64: 0>} : tensor<?x3xf64>
+  %p = tad.mul.Tensor %f, %x : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  %s = tad.sin %g : tensor<?x3xf64>
+  %r = tad.add.Tensor %p, %s : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  return %r : tensor<?x3xf64>
+}
+"""
+
 rng = np.random.default_rng(0)
 
 
@@ -87,6 +103,12 @@ gradcheck("dynamic batch, static joined dimension", STATIC_DIM,
           [[(1, 2), (1, 3)], [(7, 2), (7, 3)]],
           lambda s: (s[0][0], 5))
 
+gradcheck("flip of a dynamic dimension", FLIP, [[(1, 3)], [(4, 3)], [(7, 3)]],
+          lambda s: s[0])
+m = tad.compile(FLIP)
+x = rng.standard_normal((5, 3))
+check("flip values", np.allclose(m.f(x), x[::-1, ::-1] * x + np.sin(x[::-1])))
+
 # Pieces that disagree in another size fail at the boundary of the call.
 m = tad.compile(TWO, vjp="f")
 try:
@@ -94,6 +116,35 @@ try:
     check("mismatched pieces are refused", False)
 except (tad.TadError, ValueError) as e:
     check("mismatched pieces are refused (%s)" % str(e).splitlines()[0], True)
+
+# Imported: torch.cat([x, 2 * x.flip(0)]) over a dynamic batch, trained.
+try:
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+except ImportError:
+    torch = None
+if torch is not None:
+    class JoinFlipped(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 3)
+
+        def forward(self, x):
+            z = torch.cat([x, 2 * x.flip(0)], 0)
+            return self.fc(z).tanh().reshape(2, x.shape[0], 3).sum(0)
+
+    torch.manual_seed(0)
+    model = JoinFlipped().double()
+    example = (torch.randn(5, 4, dtype=torch.float64), torch.randn(5, 3, dtype=torch.float64))
+    for b in (1, 2, 7):
+        xb, yb = torch.randn(b, 4, dtype=torch.float64), torch.randn(b, 3, dtype=torch.float64)
+        step = tad.compile_train_step(model, example[:1], example[1:], F.mse_loss,
+                                      tad.SGD(lr=0.1), dynamic_batch=True)
+        loss = float(np.asarray(step(xb.numpy(), yb.numpy())).reshape(-1)[0])
+        expected = float(F.mse_loss(model(xb), yb))
+        check(f"imported cat of the flipped batch, batch {b}",
+              abs(loss - expected) < 1e-12 * max(1.0, abs(expected)))
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

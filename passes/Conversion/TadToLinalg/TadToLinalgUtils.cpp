@@ -428,6 +428,7 @@ bool lowering::lowersDynamicShapes(Operation *op) {
         });
       })
       .Case([](CatOp) { return true; }) // offsets summed at run time
+      .Case([](FlipOp) { return true; }) // n - 1 - i read at run time
       .Case([](StackOp) { return true; }) // the new dimension is static
       .Default(false);
 }

@@ -388,6 +388,38 @@ Value lowerFlip(FlipOp op, FlipOp::Adaptor adaptor, OpBuilder &b) {
   if (op.getDims().empty() || rank == 0)
     return adaptor.getSelf();
   SmallVector<int64_t> dims = wrappedDims(op.getDims(), rank);
+  Location loc = op.getLoc();
+  Value self = adaptor.getSelf();
+  if (llvm::any_of(dims, [&](int64_t d) { return type.isDynamicDim(d); })) {
+    // A flipped dimension of run-time size n: element i reads n - 1 - i,
+    // which an indexing map cannot say (no symbols), so the body reads it.
+    SmallVector<Value> lasts(rank);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d : dims)
+      lasts[d] = arith::SubIOp::create(
+          b, loc, tensor::DimOp::create(b, loc, self, d).getResult(), one);
+    Value init = emptyLike(b, loc, type, self);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+               {AffineMap::getMultiDimIdentityMap(rank, ctx)},
+               SmallVector<utils::IteratorType>(rank,
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &nb, Location nl, ValueRange) {
+                 SmallVector<Value> coords;
+                 for (int64_t d = 0; d < rank; ++d) {
+                   Value i = linalg::IndexOp::create(nb, nl, d);
+                   coords.push_back(lasts[d] ? arith::SubIOp::create(
+                                                   nb, nl, lasts[d], i)
+                                                   .getResult()
+                                             : i);
+                 }
+                 linalg::YieldOp::create(
+                     nb, nl,
+                     tensor::ExtractOp::create(nb, nl, self, coords)
+                         .getResult());
+               })
+        .getResult(0);
+  }
   SmallVector<AffineExpr> exprs;
   for (int64_t d = 0; d < rank; ++d) {
     AffineExpr e = getAffineDimExpr(d, ctx);
@@ -395,8 +427,8 @@ Value lowerFlip(FlipOp op, FlipOp::Adaptor adaptor, OpBuilder &b) {
                         ? getAffineConstantExpr(type.getDimSize(d) - 1, ctx) - e
                         : e);
   }
-  return gatherByMap(b, op.getLoc(), type, adaptor.getSelf(),
-                     AffineMap::get(rank, 0, exprs, ctx));
+  return gatherByMap(b, loc, type, self, AffineMap::get(rank, 0, exprs, ctx),
+                     sourcesLike(self, rank));
 }
 
 Value lowerTril(TrilOp op, TrilOp::Adaptor adaptor, OpBuilder &b) {
