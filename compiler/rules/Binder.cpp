@@ -2,6 +2,7 @@
 #include "compiler/rules/Binder.h"
 
 #include "dialects/Tad/ShapeUtils.h"
+#include "dialects/Tad/RuntimeSliceBounds.h"
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -10,6 +11,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -834,6 +836,56 @@ Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
   return FormulaValue::tuple(std::move(results));
 }
 
+FailureOr<FormulaValue>
+Binder::sliceBackwardDynamic(const Expr &expr, const FormulaValue &grad,
+                             const FormulaValue &sizes, int64_t dim,
+                             const FormulaValue &start,
+                             const FormulaValue &end,
+                             const FormulaValue &step) {
+  Value input = sizes.sizesOf;
+  auto type = cast<RankedTensorType>(input.getType());
+  if (grad.kind == Kind::Zero)
+    return FormulaValue::zero(type.clone(grad.type.getElementType()), input);
+  // A bound is a number, or (an absent end: sizes[dim]) the run-time size.
+  // (Numbers are doubles here: INT64_MAX, PyTorch's end of x[1:], would
+  // not convert back; clamped first.)
+  auto bound = [&](const FormulaValue &v) -> std::optional<int64_t> {
+    if (v.kind == Kind::Scalar)
+      return static_cast<int64_t>(std::clamp(v.number, -0x1p62, 0x1p62));
+    return std::nullopt;
+  };
+  if (step.kind != Kind::Scalar || start.kind != Kind::Scalar ||
+      (end.kind != Kind::Scalar && end.kind != Kind::RuntimeScalar))
+    return programError(expr) << "slice_backward over a dynamic dimension "
+                                 "needs constant start, end and step";
+  // The input's sizes through tad._shape_as_tensor (metadata the VJP keeps).
+  Value shape = ShapeAsTensorOp::create(builder, opLoc, input);
+  auto sizeOf = [&](int64_t d) -> Value {
+    Value i = arith::ConstantIndexOp::create(builder, opLoc, d);
+    Value element = tensor::ExtractOp::create(builder, opLoc, shape, i);
+    return arith::IndexCastOp::create(builder, opLoc, builder.getIndexType(),
+                                      element);
+  };
+  int64_t rank = type.getRank();
+  auto [offset, length] =
+      buildSliceBounds(builder, opLoc, sizeOf(dim), bound(start), bound(end),
+                       static_cast<int64_t>(step.number));
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)),
+      extent, strides(rank, builder.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d)
+    extent.push_back(d == dim ? OpFoldResult(length)
+                     : type.isDynamicDim(d)
+                         ? OpFoldResult(sizeOf(d))
+                         : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
+  offsets[dim] = offset;
+  strides[dim] = builder.getIndexAttr(static_cast<int64_t>(step.number));
+  auto resultType = type.clone(grad.type.getElementType());
+  Value zeros = ZerosLikeOp::create(builder, opLoc, resultType, input);
+  Value placed = tensor::InsertSliceOp::create(builder, opLoc, grad.tensor,
+                                               zeros, offsets, extent, strides);
+  return FormulaValue::ofTensor(placed);
+}
+
 FailureOr<FormulaValue> Binder::sizeAt(const Expr &expr,
                                        const FormulaValue &sizes,
                                        int64_t index) {
@@ -1239,6 +1291,18 @@ Binder::callTensorBuiltin(const Expr &expr, StringRef name,
       }
     }
     return FormulaValue::tuple(std::move(values));
+  }
+  // slice_backward over a dimension of run-time size: the op's sizes are
+  // attributes, so the gradient goes into zeros of the input's sizes at
+  // bounds clamped at run time (the static case is the op).
+  if (name == "slice_backward" && args.size() == 6 && self.isTensorLike() &&
+      args[1].kind == Kind::IntList && args[2].kind == Kind::Scalar &&
+      args[1].sizesOf) {
+    std::optional<int64_t> dim = wrapDim(static_cast<int64_t>(args[2].number),
+                                         args[1].ints.size());
+    if (dim && ShapedType::isDynamic(args[1].ints[*dim]))
+      return sliceBackwardDynamic(expr, self, args[1], *dim, args[3], args[4],
+                                  args[5]);
   }
   // cat_tensors_backward(grad, sizes, dtypes, dim): grad split along dim
   // into the extents of the inputs (split_with_sizes).

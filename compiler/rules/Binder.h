@@ -172,6 +172,12 @@ private:
                                             const FormulaValue &rhs);
   /// Size `dim` of `sizes`' tensor: a constant where static, else read at
   /// run time through _shape_as_tensor.
+  /// slice_backward over a dimension of run-time size: the gradient in
+  /// zeros of the input's sizes at bounds clamped at run time.
+  FailureOr<FormulaValue> sliceBackwardDynamic(
+      const Expr &expr, const FormulaValue &grad, const FormulaValue &sizes,
+      int64_t dim, const FormulaValue &start, const FormulaValue &end,
+      const FormulaValue &step);
   /// cat_tensors_backward with a piece of dynamic extent: slices of the
   /// gradient at offsets computed at run time.
   FailureOr<FormulaValue> catBackwardDynamic(const Expr &expr,

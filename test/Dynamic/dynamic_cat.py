@@ -1,11 +1,13 @@
-"""cat and flip along a dynamic dimension in both modes, f64, at -O0 and
--O2: pieces
+"""cat, flip and slices along a dynamic dimension in both modes, f64, at
+-O0 and -O2: pieces
 whose sizes along the joined dimension are known at run time only (each its
 own, empty ones included), mixed with a static piece, and a join along a
 static dimension of pieces with a dynamic batch. The VJP splits the
 gradient at offsets summed at run time (Binder: cat_tensors_backward); the
 JVP joins the tangents. flip of a dynamic dimension reads n - 1 - i at run
-time. Both against central differences and each other (<ct, J t> = <J^T
+time; slices of it (x[1:], x[:-1], x[::2]) clamp their bounds at run time
+and their VJP places the gradient at those bounds. Both against central
+differences and each other (<ct, J t> = <J^T
 ct, t>). Then a PyTorch model that joins its batch with its flipped self,
 imported with a dynamic batch: its training step's loss equals PyTorch's at
 three batch sizes."""
@@ -67,6 +69,22 @@ func.func @f(%x: tensor<?x3xf64> {tad.dim_names = ["B", ""]}) -> tensor<?x3xf64>
 }
 """
 
+SLICES = """
+// x[1:] - x[:-1] and x[::2] of a dynamic batch, PyTorch's bounds
+func.func @f(%x: tensor<?x3xf64>) -> tensor<3xf64> {
+  %a = tad.slice.Tensor %x {dim = 0 : i64, start = 1 : i64, end = 9223372036854775807 : i64} : (tensor<?x3xf64>) -> tensor<?x3xf64>
+  %b = tad.slice.Tensor %x {dim = 0 : i64, start = 0 : i64, end = -1 : i64} : (tensor<?x3xf64>) -> tensor<?x3xf64>
+  %c = tad.slice.Tensor %x {dim = 0 : i64, start = 0 : i64, step = 2 : i64} : (tensor<?x3xf64>) -> tensor<?x3xf64>
+  %d = tad.sub.Tensor %a, %b : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  %e = tad.sin %d : tensor<?x3xf64>
+  %s = tad.sum.dim_IntList %e {dim = array<i64: 0>, keepdim = false} : (tensor<?x3xf64>) -> tensor<3xf64>
+  %t = tad.tanh %c : tensor<?x3xf64>
+  %u = tad.sum.dim_IntList %t {dim = array<i64: 0>, keepdim = false} : (tensor<?x3xf64>) -> tensor<3xf64>
+  %r = tad.add.Tensor %s, %u : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+"""
+
 rng = np.random.default_rng(0)
 
 
@@ -105,6 +123,11 @@ gradcheck("dynamic batch, static joined dimension", STATIC_DIM,
 
 gradcheck("flip of a dynamic dimension", FLIP, [[(1, 3)], [(4, 3)], [(7, 3)]],
           lambda s: s[0])
+gradcheck("slices of a dynamic dimension", SLICES, [[(1, 3)], [(2, 3)], [(5, 3)], [(8, 3)]],
+          lambda s: (3,))
+m = tad.compile(SLICES)
+x = rng.standard_normal((6, 3))
+check("slice values", np.allclose(m.f(x), np.sin(x[1:] - x[:-1]).sum(0) + np.tanh(x[::2]).sum(0)))
 m = tad.compile(FLIP)
 x = rng.standard_normal((5, 3))
 check("flip values", np.allclose(m.f(x), x[::-1, ::-1] * x + np.sin(x[::-1])))

@@ -404,7 +404,8 @@ bool lowering::lowersDynamicShapes(Operation *op) {
   // their other sizes are read from the operands, and tad-check-shapes
   // checks that the pieces of a join agree in them).
   return llvm::TypeSwitch<Operation *, bool>(op)
-      .Case<SliceTensorOp, SplitTensorOp, SplitWithSizesOp, UnbindIntOp>(
+      .Case([](SliceTensorOp) { return true; }) // clamped at run time
+      .Case<SplitTensorOp, SplitWithSizesOp, UnbindIntOp>(
           [](auto slice) {
             return staticIn(slice.getSelf().getType(), slice.getDim());
           })

@@ -13,6 +13,7 @@
 #include "passes/Conversion/TadToLinalg/TadToLinalgTensorUtils.h"
 
 #include "dialects/Tad/TadOps.h"
+#include "dialects/Tad/RuntimeSliceBounds.h"
 #include "dialects/Tad/TensorShapes.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -156,6 +157,23 @@ Value lowerSlice(SliceTensorOp op, SliceTensorOp::Adaptor adaptor,
   if (op.getEnd())
     end = static_cast<int64_t>(*op.getEnd());
   int64_t step = op.getStep();
+  if (ShapedType::isDynamic(shape[dim])) {
+    // Clamped at run time; the other sizes are the source's.
+    Location loc = op.getLoc();
+    Value self = adaptor.getSelf();
+    int64_t rank = shape.size();
+    auto [offset, length] = buildSliceBounds(
+        b, loc, tensor::DimOp::create(b, loc, self, dim), start, end, step);
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+        strides(rank, b.getIndexAttr(1)),
+        sizes = tensor::getMixedSizes(b, loc, self);
+    offsets[dim] = offset;
+    sizes[dim] = length;
+    strides[dim] = b.getIndexAttr(step);
+    Value slice =
+        tensor::ExtractSliceOp::create(b, loc, self, offsets, sizes, strides);
+    return tensor::CastOp::create(b, loc, op.getType(), slice);
+  }
   SliceBounds bounds = sliceBounds(shape[dim], start, end, step);
   return extract(b, op.getLoc(), adaptor.getSelf(),
                  cast<RankedTensorType>(op.getType()),
