@@ -5,6 +5,7 @@
 #include "dialects/Tad/RuntimeSliceBounds.h"
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -779,6 +780,20 @@ FailureOr<FormulaValue> Binder::runtimeArithmetic(const Expr &expr,
   return arithmetic(expr, op, asElement(lhs), asElement(rhs));
 }
 
+OpFoldResult Binder::indexSize(Value tensor, int64_t d) {
+  int64_t size = cast<RankedTensorType>(tensor.getType()).getDimSize(d);
+  if (!ShapedType::isDynamic(size))
+    return builder.getIndexAttr(size);
+  // Through tad._shape_as_tensor, the op the VJP may read a primal's sizes
+  // with (metadata it keeps; folds to tensor.dim).
+  Value shape = ShapeAsTensorOp::create(builder, opLoc, tensor);
+  Value index = arith::ConstantIndexOp::create(builder, opLoc, d);
+  Value element = tensor::ExtractOp::create(builder, opLoc, shape, index);
+  return arith::IndexCastOp::create(builder, opLoc, builder.getIndexType(),
+                                    element)
+      .getResult();
+}
+
 FailureOr<FormulaValue>
 Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
                            ArrayRef<FormulaValue> pieces, int64_t dim) {
@@ -788,19 +803,6 @@ Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
   // from the inputs.
   Value gradient = grad.tensor;
   int64_t rank = grad.type.getRank();
-  // Through tad._shape_as_tensor, the op the VJP may read a primal's
-  // sizes with (what it keeps for metadata; folds to tensor.dim).
-  auto dimOf = [&](Value tensor, int64_t d) -> OpFoldResult {
-    int64_t size = cast<RankedTensorType>(tensor.getType()).getDimSize(d);
-    if (!ShapedType::isDynamic(size))
-      return builder.getIndexAttr(size);
-    Value shape = ShapeAsTensorOp::create(builder, opLoc, tensor);
-    Value index = arith::ConstantIndexOp::create(builder, opLoc, d);
-    Value element = tensor::ExtractOp::create(builder, opLoc, shape, index);
-    return arith::IndexCastOp::create(builder, opLoc, builder.getIndexType(),
-                                      element)
-        .getResult();
-  };
   OpFoldResult offset = builder.getIndexAttr(0);
   std::vector<FormulaValue> results;
   for (const FormulaValue &sizes : pieces) {
@@ -814,7 +816,7 @@ Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
     offsets[dim] = offset;
     for (int64_t d = 0; d < rank; ++d)
       extent.push_back(ShapedType::isDynamic(sizes.ints[d])
-                           ? dimOf(sizes.sizesOf, d)
+                           ? indexSize(sizes.sizesOf, d)
                            : builder.getIndexAttr(sizes.ints[d]));
     auto type = RankedTensorType::get(sizes.ints, grad.type.getElementType());
     Value piece = tensor::ExtractSliceOp::create(builder, opLoc, type,
@@ -822,15 +824,10 @@ Binder::catBackwardDynamic(const Expr &expr, const FormulaValue &grad,
                                                  strides);
     results.push_back(FormulaValue::ofTensor(piece));
     // The next piece starts after this one.
-    auto asValue = [&](OpFoldResult r) -> Value {
-      if (auto v = dyn_cast<Value>(r))
-        return v;
-      return arith::ConstantIndexOp::create(
-                 builder, opLoc, cast<IntegerAttr>(cast<Attribute>(r)).getInt())
-          .getResult();
-    };
-    offset = arith::AddIOp::create(builder, opLoc, asValue(offset),
-                                   asValue(extent[dim]))
+    offset = arith::AddIOp::create(
+                 builder, opLoc,
+                 getValueOrCreateConstantIndexOp(builder, opLoc, offset),
+                 getValueOrCreateConstantIndexOp(builder, opLoc, extent[dim]))
                  .getResult();
   }
   return FormulaValue::tuple(std::move(results));
@@ -858,25 +855,15 @@ Binder::sliceBackwardDynamic(const Expr &expr, const FormulaValue &grad,
       (end.kind != Kind::Scalar && end.kind != Kind::RuntimeScalar))
     return programError(expr) << "slice_backward over a dynamic dimension "
                                  "needs constant start, end and step";
-  // The input's sizes through tad._shape_as_tensor (metadata the VJP keeps).
-  Value shape = ShapeAsTensorOp::create(builder, opLoc, input);
-  auto sizeOf = [&](int64_t d) -> Value {
-    Value i = arith::ConstantIndexOp::create(builder, opLoc, d);
-    Value element = tensor::ExtractOp::create(builder, opLoc, shape, i);
-    return arith::IndexCastOp::create(builder, opLoc, builder.getIndexType(),
-                                      element);
-  };
   int64_t rank = type.getRank();
-  auto [offset, length] =
-      buildSliceBounds(builder, opLoc, sizeOf(dim), bound(start), bound(end),
-                       static_cast<int64_t>(step.number));
+  auto [offset, length] = buildSliceBounds(
+      builder, opLoc,
+      getValueOrCreateConstantIndexOp(builder, opLoc, indexSize(input, dim)),
+      bound(start), bound(end), static_cast<int64_t>(step.number));
   SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)),
       extent, strides(rank, builder.getIndexAttr(1));
   for (int64_t d = 0; d < rank; ++d)
-    extent.push_back(d == dim ? OpFoldResult(length)
-                     : type.isDynamicDim(d)
-                         ? OpFoldResult(sizeOf(d))
-                         : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
+    extent.push_back(d == dim ? OpFoldResult(length) : indexSize(input, d));
   offsets[dim] = offset;
   strides[dim] = builder.getIndexAttr(static_cast<int64_t>(step.number));
   auto resultType = type.clone(grad.type.getElementType());

@@ -172,6 +172,9 @@ private:
                                             const FormulaValue &rhs);
   /// Size `dim` of `sizes`' tensor: a constant where static, else read at
   /// run time through _shape_as_tensor.
+  /// Size `d` of `tensor` as an index: an attribute when static, else read
+  /// at run time through tad._shape_as_tensor.
+  OpFoldResult indexSize(Value tensor, int64_t d);
   /// slice_backward over a dimension of run-time size: the gradient in
   /// zeros of the input's sizes at bounds clamped at run time.
   FailureOr<FormulaValue> sliceBackwardDynamic(
