@@ -54,11 +54,17 @@ std::optional<WindowRows> windowRows(AffineMap map) {
   return WindowRows{row, col, flat[row], offset};
 }
 
-/// Whether `op`'s body is out + in0 · in1 (either operand order).
+/// `value` without an arith.extf in front (a bf16 operand of an f32 sum).
+Value unextended(Value value) {
+  auto extend = value.getDefiningOp<arith::ExtFOp>();
+  return extend ? extend.getIn() : value;
+}
+
+/// Whether `op`'s body is out + in0 · in1 (either operand order), the inputs
+/// possibly extended to the output's type first (what linalg.matmul's own
+/// body does with narrower operands).
 bool isMultiplyAdd(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 3)
-    return false;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
   if (!add)
@@ -71,8 +77,10 @@ bool isMultiplyAdd(linalg::GenericOp op) {
   if (!mul)
     return false;
   Value a = body.getArgument(0), b = body.getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
+  Value lhs = unextended(mul.getLhs()), rhs = unextended(mul.getRhs());
+  size_t extensions = (lhs != mul.getLhs()) + (rhs != mul.getRhs());
+  return body.getOperations().size() == 3 + extensions &&
+         ((lhs == a && rhs == b) || (lhs == b && rhs == a));
 }
 
 /// The generic as a linalg.matmul whose A operand is a [rows, cols] view of

@@ -58,24 +58,6 @@ LogicalResult checkStaticShapes(ModuleOp module) {
   return success(ok);
 }
 
-/// Whether `value` is a linalg.generic that only extends the floats of one
-/// tensor (the lowering of a widening tad._to_copy): its input.
-Value extendedTensor(Value value) {
-  auto generic = value.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return nullptr;
-  Block &body = generic.getRegion().front();
-  auto extend = dyn_cast<arith::ExtFOp>(body.front());
-  if (!extend || extend.getIn() != body.getArgument(0) ||
-      body.getTerminator()->getOperand(0) != extend.getResult())
-    return nullptr;
-  return generic.getDpsInputs()[0];
-}
-
 /// A linalg contraction converts its operands to the accumulator's type
 /// itself, so an exact extension in front of it (tad-widen-low-precision's
 /// f32 operands of a bf16 product) is dropped: the contraction reads the
@@ -86,7 +68,7 @@ void foldExtensions(ContractionOp op) {
   SmallVector<Value> inputs;
   bool folded = false;
   for (Value input : op.getDpsInputs()) {
-    Value narrow = extendedTensor(input);
+    Value narrow = lowering::extendedTensor(input);
     folded |= bool(narrow);
     inputs.push_back(narrow ? narrow : input);
   }

@@ -208,6 +208,20 @@ Value sliceAt(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape,
       sizes, strides);
 }
 
+/// Replaces `a` and `b` by the bf16 tensors they extend exactly where both
+/// do (the f32 operands tad-widen-low-precision gives a bf16 convolution):
+/// their products accumulated in f32 are the widened convolution's, from
+/// half the bytes, and the CPU schedule runs them on the host's bf16 units
+/// (passes/CPU/Bf16Matmul.cpp).
+void readAsBf16(Value &a, Value &b) {
+  Value na = extendedTensor(a), nb = extendedTensor(b);
+  if (!na || !nb || !typeOf(na).getElementType().isBF16() ||
+      !typeOf(nb).getElementType().isBF16())
+    return;
+  a = na;
+  b = nb;
+}
+
 /// col[G, Cg·prod(k), N·prod(o)] with col[g, (c, k), (n, o)] =
 /// xp[n, g·Cg + c, o·s + k·d] for the padded input `xp` [N, C, I...].
 Value im2col(OpBuilder &b, Location loc, Value xp, const ConvParams &p,
@@ -233,13 +247,12 @@ Value im2col(OpBuilder &b, Location loc, Value xp, const ConvParams &p,
   return reshape(b, loc, col, {G, Cg * product(kernel), N * product(out)});
 }
 
-/// lhs [G, M, K] @ rhs [G, K, N]: a linalg.matmul of the 2-D views for one
-/// group, else a linalg.batch_matmul.
-Value groupedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+/// lhs [G, M, K] @ rhs [G, K, N] accumulated in `element`: a linalg.matmul
+/// of the 2-D views for one group, else a linalg.batch_matmul.
+Value groupedMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs, Type element) {
   RankedTensorType lt = typeOf(lhs), rt = typeOf(rhs);
   int64_t G = lt.getDimSize(0), M = lt.getDimSize(1), K = lt.getDimSize(2),
           N = rt.getDimSize(2);
-  Type element = lt.getElementType();
   if (G == 1) {
     auto type = RankedTensorType::get({M, N}, element);
     Value product = linalg::MatmulOp::create(
@@ -291,12 +304,14 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
           Fg = wType.getDimSize(0) / G;
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2),
                     out = type.getShape().drop_front(2);
-  Value xp = padSpatial(b, loc, adaptor.getInput(), p.padding);
+  Value x = adaptor.getInput();
+  readAsBf16(x, w);
+  Value xp = padSpatial(b, loc, x, p.padding);
   Value col = im2col(b, loc, xp, p, kernel, out);
   Value wm = reshape(b, loc, w, {G, Fg, wType.getNumElements() / (G * Fg)});
   SmallVector<int64_t> productShape{G, Fg, N};
   productShape.append(out.begin(), out.end());
-  Value prod = reshape(b, loc, groupedMatmul(b, loc, wm, col), productShape);
+  Value prod = reshape(b, loc, groupedMatmul(b, loc, wm, col, element), productShape);
   // [N, G, Fg, o...] from [G, Fg, N, o...], plus the bias [G, Fg].
   int64_t rank = 3 + S;
   SmallVector<int64_t> prodDims{1, 2, 0};
@@ -318,9 +333,14 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
 }
 
 /// The body of a generic that accumulates input 0 times input 1 into its
-/// output (convolutions computed without a matmul).
+/// output (convolutions computed without a matmul); narrower inputs (bf16
+/// into f32) are extended first.
 SmallVector<Value> multiplyAdd(OpBuilder &b, Location loc, ValueRange args) {
-  Value product = arith::MulFOp::create(b, loc, args[0], args[1]);
+  Type acc = args[2].getType();
+  auto extended = [&](Value v) -> Value {
+    return v.getType() == acc ? v : arith::ExtFOp::create(b, loc, acc, v);
+  };
+  Value product = arith::MulFOp::create(b, loc, extended(args[0]), extended(args[1]));
   return {arith::AddFOp::create(b, loc, args[2], product)};
 }
 
@@ -518,12 +538,12 @@ AffineMap windowRowMap(MLIRContext *ctx, unsigned row, unsigned col, int64_t C,
 /// the ones past the output's edge discarded) is a row of one contraction
 /// per kernel row kh: out[t, f] += rows[t, k] · wk[kh, k, f], whose A rows
 /// are windows of nhwcRows (stride C, overlapping). tad-row-window-matmuls
-/// turns each into a linalg.matmul on a strided view of the buffer.
+/// turns each into a linalg.matmul on a strided view of the buffer. The
+/// sums and the result are in `element` (f32 for bf16 operands).
 Value correlateAsGemm(OpBuilder &b, Location loc, Value src, Value wk, int64_t KH,
-                      int64_t KW, Value bias) {
+                      int64_t KW, Value bias, Type element) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = typeOf(src), wkType = typeOf(wk);
-  Type element = type.getElementType();
   int64_t N = type.getDimSize(0), C = type.getDimSize(1), Hs = type.getDimSize(2),
           Ws = type.getDimSize(3), K = wkType.getDimSize(1), F = wkType.getDimSize(2),
           T = N * Hs * Ws;
@@ -531,7 +551,7 @@ Value correlateAsGemm(OpBuilder &b, Location loc, Value src, Value wk, int64_t K
   auto accType = RankedTensorType::get({T, F}, element);
   Value acc = zeros(b, loc, accType);
   for (int64_t kh = 0; kh < KH; ++kh) {
-    auto sliceType = RankedTensorType::get({K, F}, element);
+    auto sliceType = RankedTensorType::get({K, F}, wkType.getElementType());
     Value wkh = tensor::ExtractSliceOp::create(
         b, loc, sliceType, wk, ArrayRef<OpFoldResult>{b.getIndexAttr(kh), b.getIndexAttr(0), b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(K), b.getIndexAttr(F)},
@@ -562,13 +582,14 @@ Value lowerConvolutionAsGemm(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   Location loc = op.getLoc();
   RankedTensorType type = cast<RankedTensorType>(op.getType());
   ConvParams p = convParams(op, type.getRank());
-  Value w = adaptor.getWeight();
+  Value x = adaptor.getInput(), w = adaptor.getWeight();
+  readAsBf16(x, w);
   RankedTensorType wType = typeOf(w);
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
           KW = wType.getDimSize(3);
   Value wk = reshape(b, loc, permuted(b, loc, w, {2, 3, 1, 0}), {KH, KW * C, F});
-  Value out = correlateAsGemm(b, loc, padSpatial(b, loc, adaptor.getInput(), p.padding),
-                              wk, KH, KW, adaptor.getBias());
+  Value out = correlateAsGemm(b, loc, padSpatial(b, loc, x, p.padding), wk, KH, KW,
+                              adaptor.getBias(), type.getElementType());
   return reshapeTo(b, loc, out, type);
 }
 
@@ -579,6 +600,7 @@ Value lowerConvolutionAsGemm(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
 Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value w,
                                      RankedTensorType xType, const ConvParams &p) {
   MLIRContext *ctx = b.getContext();
+  readAsBf16(grad, w);
   RankedTensorType wType = typeOf(w);
   Type element = wType.getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
@@ -591,7 +613,7 @@ Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Val
                          {AffineMap::get(4, 0, {f, c, -a + (KH - 1), -bb + (KW - 1)}, ctx)},
                          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
   Value gxp = correlateAsGemm(b, loc, gp, reshape(b, loc, flipped, {KH, KW * F, C}), KH,
-                              KW, Value());
+                              KW, Value(), xType.getElementType());
   return sliceAt(b, loc, gxp, xType.getShape(), {0, 0, p.padding[0], p.padding[1]});
 }
 
@@ -603,7 +625,8 @@ Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Val
 Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value x,
                                       RankedTensorType wType, const ConvParams &p) {
   MLIRContext *ctx = b.getContext();
-  Type element = wType.getElementType();
+  readAsBf16(grad, x);
+  Type element = wType.getElementType(), operand = typeOf(x).getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
           KW = wType.getDimSize(3), K = KW * C;
   Value xp = padSpatial(b, loc, x, p.padding);
@@ -612,7 +635,7 @@ Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Va
           T = N * Hp * Wp;
   Value rows = nhwcRows(b, loc, xp, KH, KW);
   Value g = pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
-                {0, KH - 1, KW - 1, 0}, constF(b, loc, element, 0.0));
+                {0, KH - 1, KW - 1, 0}, constF(b, loc, operand, 0.0));
   g = reshape(b, loc, g, {T, F});
   auto sliceType = RankedTensorType::get({K, F}, element);
   Value gw = zeros(b, loc, RankedTensorType::get({KH, K, F}, element));
@@ -703,15 +726,20 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
 
   if (mask[0]) {
     // gcol[G, K, P] = W^T[G, K, Fg] @ grad[G, Fg, P].
+    Value gn = grad, wn = w;
+    readAsBf16(gn, wn);
     SmallVector<int64_t> gPerm{1, 2, 0};
     gPerm.append(spatialDims);
-    Value gt = reshape(b, loc, permuted(b, loc, gg, gPerm), {G, Fg, P});
-    Value wt = permuted(b, loc, reshape(b, loc, w, {G, Fg, Kg}), {0, 2, 1});
+    Value gt = reshape(b, loc, permuted(b, loc, reshape(b, loc, gn, typeOf(gg).getShape()),
+                                        gPerm),
+                       {G, Fg, P});
+    Value wt = permuted(b, loc, reshape(b, loc, wn, {G, Fg, Kg}), {0, 2, 1});
     SmallVector<int64_t> colShape{C};
     colShape.append(kernel.begin(), kernel.end());
     colShape.push_back(N);
     colShape.append(out.begin(), out.end());
-    Value gcol = reshape(b, loc, groupedMatmul(b, loc, wt, gt), colShape);
+    Value gcol =
+        reshape(b, loc, groupedMatmul(b, loc, wt, gt, xType.getElementType()), colShape);
     // col2im: grad_input[n, c, o·s + k·d - pad] += gcol[c, k, n, o].
     results.push_back(accumulateWindows(
         b, loc, xType, kernel, p.stride, p.padding, p.dilation, out,
@@ -748,12 +776,16 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
         multiplyAdd)[0]);
   } else if (mask[1]) {
     // W^T[G, K, Fg] = col[G, K, P] @ grad^T[G, P, Fg].
-    Value col = im2col(b, loc, padSpatial(b, loc, x, p.padding), p, kernel, out);
+    Value xn = x, gn = grad;
+    readAsBf16(xn, gn);
+    Value col = im2col(b, loc, padSpatial(b, loc, xn, p.padding), p, kernel, out);
     SmallVector<int64_t> gPerm{1, 0};
     gPerm.append(spatialDims);
     gPerm.push_back(2);
-    Value gT = reshape(b, loc, permuted(b, loc, gg, gPerm), {G, P, Fg});
-    Value gwt = groupedMatmul(b, loc, col, gT);
+    Value gT = reshape(b, loc, permuted(b, loc, reshape(b, loc, gn, typeOf(gg).getShape()),
+                                        gPerm),
+                       {G, P, Fg});
+    Value gwt = groupedMatmul(b, loc, col, gT, wType.getElementType());
     results.push_back(reshapeTo(b, loc, permuted(b, loc, gwt, {0, 2, 1}), wType));
   } else {
     results.push_back(zeros(b, loc, wType));

@@ -114,6 +114,11 @@ bool lowersDynamicShapes(Operation *op);
 /// Product of the sizes of `shape` at `dims`.
 int64_t numElements(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims);
 
+/// The input of `value` where `value` is a linalg.generic that only extends
+/// the floats of one tensor (the lowering of a widening tad._to_copy), else
+/// null.
+Value extendedTensor(Value value);
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//

@@ -442,3 +442,19 @@ bool lowering::hasStaticShapes(Operation *op) {
   return llvm::all_of(op->getOperandTypes(), isStatic) &&
          llvm::all_of(op->getResultTypes(), isStatic);
 }
+
+Value lowering::extendedTensor(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Block &body = generic.getRegion().front();
+  auto extend = dyn_cast<arith::ExtFOp>(body.front());
+  if (!extend || extend.getIn() != body.getArgument(0) ||
+      body.getTerminator()->getOperand(0) != extend.getResult())
+    return nullptr;
+  return generic.getDpsInputs()[0];
+}

@@ -311,6 +311,12 @@ def tensor_type(t, what="tensor") -> str:
     return f"tensor<{dims}{_element_type(t.dtype, what)}>"
 
 
+def _with_element(type_text: str, element: str) -> str:
+    """A tensor type's text with another element type."""
+    dims, _, _ = type_text[len("tensor<"):-1].rpartition("x")
+    return "tensor<" + (dims + "x" if dims else "") + element + ">"
+
+
 def format_float(v: float) -> str:
     """An MLIR float literal (hexadecimal bits for inf and nan)."""
     v = float(v)
@@ -969,17 +975,25 @@ class _Emitter:
 
         results = result if isinstance(result, (tuple, list)) else [result]
         res_types = [tensor_type(r, f"result of aten.{key}") for r in results]
+        # With operands promoted, a float result that PyTorch gives in
+        # another type (batch norm of a bf16 input with f32 statistics: a
+        # bf16 output) is computed in the promoted type and rounded once.
+        rounded = [promote is not None and isinstance(r, torch.Tensor) and
+                   r.dtype.is_floating_point and r.dtype != promote for r in results]
+        op_types = [_with_element(t, _element_type(promote, "a promoted result")) if narrow
+                    else t for t, narrow in zip(res_types, rounded)]
         ref = self.fresh()
         in_types = ", ".join(v.type for v in operands)
-        out = res_types[0] if len(res_types) == 1 else "(" + ", ".join(res_types) + ")"
+        out = op_types[0] if len(op_types) == 1 else "(" + ", ".join(op_types) + ")"
         attr_text = " {" + ", ".join(attrs) + "}" if attrs else ""
         lhs = ref if len(results) == 1 else f"{ref}:{len(results)}"
         self.lines.append(f'  {lhs} = "{tad_name}"({", ".join(v.ref for v in operands)})'
                           f"{attr_text} : ({in_types}) -> {out}")
-        if isinstance(result, (tuple, list)):
-            self.ssa[n] = [_Value(f"{ref}#{i}", t) for i, t in enumerate(res_types)]
-        else:
-            self.ssa[n] = _Value(ref, res_types[0])
+        values = [_Value(f"{ref}#{i}" if len(results) > 1 else ref, t)
+                  for i, t in enumerate(op_types)]
+        values = [self.cast(v, r.dtype) if narrow else v
+                  for v, r, narrow in zip(values, results, rounded)]
+        self.ssa[n] = values if isinstance(result, (tuple, list)) else values[0]
 
 
 @functools.lru_cache(maxsize=None)

@@ -97,3 +97,51 @@ func.func @not_window_rows(%rows: memref<200xf32>, %w: memref<12x2xf32>,
   }
   return
 }
+
+// -----
+
+// A bf16 convolution's contraction: bf16 operands extended to the f32
+// accumulator in the body become a linalg.matmul of the bf16 view and
+// operand into f32 (which extends them itself).
+// CHECK-LABEL: func.func @bf16_rows(
+//       CHECK:   %[[V:.*]] = memref.reinterpret_cast %arg0 to offset: [24], sizes: [36, 12], strides: [4, 1] : memref<200xbf16> to memref<36x12xbf16, strided<[4, 1], offset: 24>>
+//       CHECK:   linalg.matmul ins(%[[V]], %arg1 : memref<36x12xbf16, strided<[4, 1], offset: 24>>, memref<12x2xbf16>) outs(%arg2 : memref<36x2xf32>)
+//   CHECK-NOT:   linalg.generic
+func.func @bf16_rows(%rows: memref<200xbf16>, %w: memref<12x2xbf16>, %out: memref<36x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 4 + d2 + 24)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w : memref<200xbf16>, memref<12x2xbf16>) outs(%out : memref<36x2xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ea, %eb : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Anything else in the body (here a scaled product) is not a matmul.
+// CHECK-LABEL: func.func @extended_and_scaled(
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   linalg.matmul
+func.func @extended_and_scaled(%rows: memref<200xbf16>, %w: memref<12x2xf32>, %out: memref<36x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0 * 4 + d2 + 24)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%rows, %w : memref<200xbf16>, memref<12x2xf32>) outs(%out : memref<36x2xf32>) {
+  ^bb0(%a: bf16, %b: f32, %c: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %two = arith.constant 2.0 : f32
+    %b2 = arith.mulf %b, %two : f32
+    %p = arith.mulf %ea, %b2 : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -1,5 +1,5 @@
 // RUN: tad-opt %s --split-input-file --tad-widen-low-precision | FileCheck %s
-// RUN: tad-opt %s --split-input-file --tad-widen-low-precision --tad-to-linalg --canonicalize | FileCheck %s --check-prefix=LINALG
+// RUN: tad-opt %s --split-input-file --tad-widen-low-precision --tad-to-linalg="direct-convolutions=true" --canonicalize | FileCheck %s --check-prefix=LINALG
 
 // Arithmetic on bf16 runs in f32 with one rounding per op (ATen's opmath):
 // operands widened by tad._to_copy, the result rounded back right after.
@@ -48,4 +48,22 @@ func.func @half(%a: tensor<5xf16>, %b: tensor<5xf16>) -> tensor<5xi1> {
 func.func @wide(%a: tensor<5xf32>) -> tensor<5xf32> {
   %0 = tad.exp %a : tensor<5xf32>
   return %0 : tensor<5xf32>
+}
+
+// -----
+
+// A bf16 convolution is widened like any op; its lowering as implicit GEMM
+// (direct-convolutions) reads the bf16 tensors the widening extends: the
+// padded NHWC rows and the weight stay bf16, the per-kernel-row
+// contractions accumulate in f32, and the result is rounded once.
+// CHECK-LABEL: func.func @conv
+// CHECK: tad.convolution %{{.*}}, %{{.*}} {{.*}} : (tensor<2x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<2x8x6x6xf32>
+// LINALG-LABEL: func.func @conv
+// LINALG-NOT: arith.extf
+// LINALG: linalg.transpose ins(%arg1 : tensor<8x16x3x3xbf16>)
+// LINALG-COUNT-3: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2336xbf16>, tensor<48x8xbf16>) outs(%{{.*}} : tensor<128x8xf32>)
+// LINALG: arith.truncf %{{.*}} : f32 to bf16
+func.func @conv(%x: tensor<2x16x6x6xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x16x6x6xbf16>, tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16>
+  return %0 : tensor<2x8x6x6xbf16>
 }

@@ -1,0 +1,102 @@
+"""bf16 convolutions: tad's forward and convolution_backward (every output
+mask) on bf16 tensors against PyTorch in float64 on the same values: at -O3
+(implicit GEMM where it applies, im2col otherwise) with each bf16 product
+kernel the host can run -- the vector schedule on extended operands, AMX
+tiles, AVX512-BF16 dot products -- and at -O1 (im2col). The products read
+the bf16 operands and sum in f32, as the widened convolution would: the bf16
+results are within 2^-8 of the reference's largest magnitude (one rounding
+of the output, the f32 sums in any order)."""
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import conv_check
+import tad
+from tad import bf16_bits_to_float32 as to_f32, float32_to_bf16_bits as to_bf16
+
+CASES = [  # (input shape, output channels, kernel, stride, padding, groups, bias)
+    ((2, 16, 10, 10), 32, (3, 3), (1, 1), (1, 1), 1, True),    # implicit GEMM
+    ((1, 5, 9, 11), 7, (3, 3), (1, 1), (0, 1), 1, True),       # odd sizes
+    ((2, 64, 8, 8), 64, (3, 3), (1, 1), (1, 1), 1, False),     # whole AMX blocks
+    ((1, 8, 9, 9), 12, (3, 3), (2, 2), (1, 1), 1, True),       # stride 2: im2col
+    ((1, 8, 7, 7), 8, (3, 3), (1, 1), (1, 1), 2, True),        # groups: batch_matmul
+    ((2, 40, 6, 6), 24, (1, 1), (1, 1), (0, 0), 1, False),     # 1x1: im2col
+]
+
+# kernel: (TAD_HOST_AMX, TAD_HOST_BF16_DOT, the CPU flag it needs)
+KERNELS = {"vector": ("0", "0", None), "amx": ("1", "0", "amx_bf16"),
+           "dot": ("0", "1", "avx512_bf16")}
+
+
+def host_flags():
+    try:
+        return open("/proc/cpuinfo").read().split()
+    except OSError:
+        return []
+
+
+def close(got, want, what, failures):
+    got = to_f32(got).astype(np.float64)
+    err = float(np.max(np.abs(got - want))) if got.shape == want.shape else float("inf")
+    scale = float(np.max(np.abs(want)))
+    ok = err <= 2.0 ** -8 * scale
+    print(f"{'PASS' if ok else 'FAIL'} {what}: max error {err:.3g} (scale {scale:.3g})")
+    if not ok:
+        failures.append(what)
+
+
+def main():
+    rng = np.random.default_rng(0)
+    failures = []
+    flags = host_flags()
+    for kernel, (amx, dot, flag) in KERNELS.items():
+        if flag and flag not in flags:
+            print(f"SKIP {kernel}: the host has no {flag}")
+            continue
+        os.environ["TAD_HOST_AMX"] = amx
+        os.environ["TAD_HOST_BF16_DOT"] = dot
+        for xs, f, k, stride, padding, groups, has_bias in CASES:
+            ws = (f, xs[1] // groups) + k
+            x, w, b = (to_bf16(rng.standard_normal(s).astype(np.float32))
+                       for s in (xs, ws, ws[:1]))
+            tx, tw, tb = (torch.tensor(to_f32(v), dtype=torch.float64, requires_grad=True)
+                          for v in (x, w, b))
+            ref = F.conv2d(tx, tw, tb if has_bias else None, stride, padding, 1, groups)
+            g = to_bf16(rng.standard_normal(tuple(ref.shape)).astype(np.float32))
+            g64 = torch.tensor(to_f32(g), dtype=torch.float64)
+            ref.backward(g64)
+            types = dict(xs=conv_check.ty(xs, "bf16"), ws=conv_check.ty(ws, "bf16"),
+                         bs=conv_check.ty(ws[:1], "bf16"),
+                         os=conv_check.ty(ref.shape, "bf16"))
+            name = "%s * %s stride %s groups %d" % (
+                "x".join(map(str, xs)), "x".join(map(str, ws)), stride, groups)
+            fwd = conv_check.FORWARD.format(
+                attrs=conv_check.attrs(2, stride, padding, (1, 1), groups),
+                bias_arg=", %%b: tensor<%s>" % types["bs"] if has_bias else "",
+                bias_use=" bias %b" if has_bias else "",
+                bias_ty=", tensor<%s>" % types["bs"] if has_bias else "", **types)
+            args = (x, w, b) if has_bias else (x, w)
+            want = (tx.grad.numpy(), tw.grad.numpy(), g64.sum(dim=[0, 2, 3]).numpy())
+            # -O1 (im2col everywhere) once: its products are not the kernels'.
+            for opt in ((1, 3) if kernel == "vector" else (3,)):
+                what = f"{name} {kernel} -O{opt}"
+                close(tad.compile(fwd, opt_level=opt).f(*args), ref.detach().numpy(),
+                      what + " forward", failures)
+                for mask in ((1, 1, 1), (1, 0, 0), (0, 1, 1)):
+                    src = conv_check.BACKWARD.format(
+                        attrs=conv_check.attrs(2, stride, padding, (1, 1), groups, mask),
+                        **types)
+                    got = tad.compile(src, opt_level=opt).f(g, x, w)
+                    tag = "".join(map(str, mask))
+                    for i, (m, a, r) in enumerate(zip(mask, got, want)):
+                        close(a, r if m else np.zeros(r.shape),
+                              f"{what} backward {tag} result {i}", failures)
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
