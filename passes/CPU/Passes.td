@@ -366,14 +366,18 @@ def TadRowWindowMatmulsPass : Pass<"tad-row-window-matmuls"> {
   let summary = "Contractions over overlapping rows of a 1-D buffer as matmuls";
   let description = [{
     On buffers, before `tad-outline-kernels`. A `linalg.generic` over loops
-    (m, n, k), parallel, parallel, reduction, with body `out + a · b`, the
+    (m, n, k), parallel, parallel, reduction, with body `out + a · b` (the
+    inputs possibly extended to the output's type: bf16 into f32), the
     output at (m, n), `b` at (k, n) or (n, k), and `a` a 1-D buffer read at
     `row · stride + col + offset` where {row, col} = {m, k}, becomes a
     `linalg.matmul` whose A operand is a `memref.reinterpret_cast` view
     [rows, cols] with strides [stride, 1] (consecutive rows overlap where
-    stride < cols; the view is only read). That is the form of tad-to-linalg's
+    stride < cols; the view is only read); likewise with the roles swapped,
+    `a` at (m, k) or (k, m) and `b` the buffer with {row, col} = {k, n}
+    (the view is B). That is the form of tad-to-linalg's
     implicit-GEMM convolutions (one contraction per kernel row over the
-    input's positions in NHWC order, `stride` = channels):
+    input's positions in NHWC order, `stride` = channels; the window is B in
+    a bf16 weight gradient):
     `tad-vectorize-contractions` schedules the matmul, so a 3x3 convolution
     runs in the register-tiled kernel without an im2col copy of its input.
     Tensors cannot express the overlapping view, hence a buffer pass.

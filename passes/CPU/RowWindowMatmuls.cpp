@@ -83,9 +83,11 @@ bool isMultiplyAdd(linalg::GenericOp op) {
          ((lhs == a && rhs == b) || (lhs == b && rhs == a));
 }
 
-/// The generic as a linalg.matmul whose A operand is a [rows, cols] view of
-/// the 1-D buffer with strides [stride, 1] (rows overlap where stride <
-/// cols), or failure where it is not such a contraction.
+/// The generic as a linalg.matmul in which one operand, a 1-D buffer read at
+/// row·stride + col + offset, is a [rows, cols] view with strides [stride, 1]
+/// (rows overlap where stride < cols): A with {row, col} = {m, k}, or B with
+/// {row, col} = {k, n} (a bf16 weight gradient's rows). Failure where it is
+/// not such a contraction.
 LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
@@ -100,15 +102,28 @@ LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineExpr m, n, k;
   bindDims(ctx, m, n, k);
-  if (maps[2] != AffineMap::get(3, 0, {m, n}, ctx) ||
-      !(maps[1] == AffineMap::get(3, 0, {k, n}, ctx) ||
-        maps[1] == AffineMap::get(3, 0, {n, k}, ctx)))
+  if (maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
     return failure();
-  std::optional<WindowRows> w = windowRows(maps[0]);
-  // The window rows run over m and k (in either role).
-  if (!w || w->row == 1 || w->col == 1)
+  // The window operand, the loop the other operand does not share with it
+  // (n for A, m for B), and the other operand's two admissible maps.
+  unsigned window;
+  std::optional<WindowRows> w;
+  if (maps[1] == AffineMap::get(3, 0, {k, n}, ctx) ||
+      maps[1] == AffineMap::get(3, 0, {n, k}, ctx)) {
+    window = 0;
+    w = windowRows(maps[0]);
+    if (!w || w->row == 1 || w->col == 1)
+      return failure();
+  } else if (maps[0] == AffineMap::get(3, 0, {m, k}, ctx) ||
+             maps[0] == AffineMap::get(3, 0, {k, m}, ctx)) {
+    window = 1;
+    w = windowRows(maps[1]);
+    if (!w || w->row == 0 || w->col == 0)
+      return failure();
+  } else {
     return failure();
-  Value flat = op.getDpsInputOperand(0)->get();
+  }
+  Value flat = op.getDpsInputOperand(window)->get();
   auto flatType = dyn_cast<MemRefType>(flat.getType());
   int64_t base;
   SmallVector<int64_t> strides;
@@ -128,12 +143,14 @@ LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp
   Value view = memref::ReinterpretCastOp::create(
       rewriter, op.getLoc(), viewType, flat, base + w->offset,
       ArrayRef<int64_t>{rows, cols}, ArrayRef<int64_t>{w->stride, 1});
-  AffineMap viewMap = AffineMap::get(
+  maps[window] = AffineMap::get(
       3, 0, {getAffineDimExpr(w->row, ctx), getAffineDimExpr(w->col, ctx)}, ctx);
-  auto matmul = linalg::MatmulOp::create(
-      rewriter, op.getLoc(), ValueRange{view, op.getDpsInputOperand(1)->get()},
-      ValueRange{op.getDpsInitOperand(0)->get()});
-  matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr({viewMap, maps[1], maps[2]}));
+  SmallVector<Value> inputs{op.getDpsInputOperand(0)->get(),
+                            op.getDpsInputOperand(1)->get()};
+  inputs[window] = view;
+  auto matmul = linalg::MatmulOp::create(rewriter, op.getLoc(), inputs,
+                                         ValueRange{op.getDpsInitOperand(0)->get()});
+  matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   rewriter.eraseOp(op);
   return success();
 }

@@ -209,17 +209,18 @@ Value sliceAt(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape,
 }
 
 /// Replaces `a` and `b` by the bf16 tensors they extend exactly where both
-/// do (the f32 operands tad-widen-low-precision gives a bf16 convolution):
-/// their products accumulated in f32 are the widened convolution's, from
-/// half the bytes, and the CPU schedule runs them on the host's bf16 units
-/// (passes/CPU/Bf16Matmul.cpp).
-void readAsBf16(Value &a, Value &b) {
+/// do (the f32 operands tad-widen-low-precision gives a bf16 convolution),
+/// and says whether it did: their products accumulated in f32 are the
+/// widened convolution's, from half the bytes, and the CPU schedule runs
+/// them on the host's bf16 units (passes/CPU/Bf16Matmul.cpp).
+bool readAsBf16(Value &a, Value &b) {
   Value na = extendedTensor(a), nb = extendedTensor(b);
   if (!na || !nb || !typeOf(na).getElementType().isBF16() ||
       !typeOf(nb).getElementType().isBF16())
-    return;
+    return false;
   a = na;
   b = nb;
+  return true;
 }
 
 /// col[G, Cg·prod(k), N·prod(o)] with col[g, (c, k), (n, o)] =
@@ -625,7 +626,11 @@ Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Val
 Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value x,
                                       RankedTensorType wType, const ConvParams &p) {
   MLIRContext *ctx = b.getContext();
-  readAsBf16(grad, x);
+  // bf16 operands swap the roles: gw^T[kh, f, k] = sum over t of
+  // g^T[f, t] · rows[t, k], the gradient in NCHW order read in place as A
+  // and the window rows as B, which the bf16 kernels pack as they read it;
+  // their A operand cannot be a transposed window without a copy of it.
+  bool narrow = readAsBf16(grad, x);
   Type element = wType.getElementType(), operand = typeOf(x).getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
           KW = wType.getDimSize(3), K = KW * C;
@@ -634,25 +639,32 @@ Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Va
   int64_t N = xpType.getDimSize(0), Hp = xpType.getDimSize(2), Wp = xpType.getDimSize(3),
           T = N * Hp * Wp;
   Value rows = nhwcRows(b, loc, xp, KH, KW);
-  Value g = pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
-                {0, KH - 1, KW - 1, 0}, constF(b, loc, operand, 0.0));
-  g = reshape(b, loc, g, {T, F});
-  auto sliceType = RankedTensorType::get({K, F}, element);
-  Value gw = zeros(b, loc, RankedTensorType::get({KH, K, F}, element));
+  Value zero = constF(b, loc, operand, 0.0);
+  Value g = narrow ? pad(b, loc, permuted(b, loc, grad, {1, 0, 2, 3}), {0, 0, 0, 0},
+                         {0, 0, KH - 1, KW - 1}, zero)
+                   : pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
+                         {0, KH - 1, KW - 1, 0}, zero);
+  g = reshape(b, loc, g, narrow ? SmallVector<int64_t>{F, T} : SmallVector<int64_t>{T, F});
+  SmallVector<int64_t> part = narrow ? SmallVector<int64_t>{F, K} : SmallVector<int64_t>{K, F};
+  auto sliceType = RankedTensorType::get(part, element);
+  Value gw = zeros(b, loc, RankedTensorType::get({KH, part[0], part[1]}, element));
   for (int64_t kh = 0; kh < KH; ++kh) {
     SmallVector<OpFoldResult> offsets{b.getIndexAttr(kh), b.getIndexAttr(0),
                                       b.getIndexAttr(0)},
-        sizes{b.getIndexAttr(1), b.getIndexAttr(K), b.getIndexAttr(F)},
+        sizes{b.getIndexAttr(1), b.getIndexAttr(part[0]), b.getIndexAttr(part[1])},
         strides(3, b.getIndexAttr(1));
     Value init = tensor::ExtractSliceOp::create(b, loc, sliceType, gw, offsets, sizes, strides);
-    // Loops (k, f, t).
-    Value part = generic(b, loc, ValueRange{rows, g}, init,
-                         {windowRowMap(ctx, 2, 0, C, kh * Wp * C), dimsMap(ctx, 3, {2, 1}),
-                          dimsMap(ctx, 3, {0, 1})},
-                         {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
-    gw = tensor::InsertSliceOp::create(b, loc, part, gw, offsets, sizes, strides);
+    AffineMap window = windowRowMap(ctx, 2, narrow ? 1 : 0, C, kh * Wp * C);
+    // Loops (f, k, t) with bf16 operands, else (k, f, t).
+    Value sum = generic(b, loc, narrow ? ValueRange{g, rows} : ValueRange{rows, g}, init,
+                        {narrow ? dimsMap(ctx, 3, {0, 2}) : window,
+                         narrow ? window : dimsMap(ctx, 3, {2, 1}), dimsMap(ctx, 3, {0, 1})},
+                        {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
+    gw = tensor::InsertSliceOp::create(b, loc, sum, gw, offsets, sizes, strides);
   }
-  // [KH, KW, C, F] -> [F, C, KH, KW].
+  // [KH, F, KW, C] (bf16) or [KH, KW, C, F] -> [F, C, KH, KW].
+  if (narrow)
+    return permuted(b, loc, reshape(b, loc, gw, {KH, F, KW, C}), {1, 3, 0, 2});
   return permuted(b, loc, reshape(b, loc, gw, {KH, KW, C, F}), {3, 2, 0, 1});
 }
 

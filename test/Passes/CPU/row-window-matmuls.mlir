@@ -145,3 +145,47 @@ func.func @extended_and_scaled(%rows: memref<200xbf16>, %w: memref<12x2xf32>, %o
   }
   return
 }
+
+// -----
+
+// The window as B (a bf16 weight gradient: gw^T[f, k] += g^T[f, t] ·
+// rows[t·4 + k + 24]): B is the [36, 12] view, A the plain operand (the
+// default maps of a matmul, not printed).
+// CHECK-LABEL: func.func @window_as_rhs(
+//       CHECK:   %[[V:.*]] = memref.reinterpret_cast %arg1 to offset: [24], sizes: [36, 12], strides: [4, 1] : memref<200xbf16> to memref<36x12xbf16, strided<[4, 1], offset: 24>>
+//       CHECK:   linalg.matmul ins(%arg0, %[[V]] : memref<2x36xbf16>, memref<36x12xbf16, strided<[4, 1], offset: 24>>) outs(%arg2 : memref<2x12xf32>)
+func.func @window_as_rhs(%g: memref<2x36xbf16>, %rows: memref<200xbf16>, %out: memref<2x12xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2 * 4 + d1 + 24)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %rows : memref<2x36xbf16>, memref<200xbf16>) outs(%out : memref<2x12xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ea, %eb : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A window over m as B is not a matmul operand (its rows would be the
+// output's rows).
+// CHECK-LABEL: func.func @window_rhs_over_m(
+//   CHECK-NOT:   linalg.matmul
+func.func @window_rhs_over_m(%g: memref<36x2xf32>, %rows: memref<200xf32>, %out: memref<36x12xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0 * 4 + d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %rows : memref<36x2xf32>, memref<200xf32>) outs(%out : memref<36x12xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
