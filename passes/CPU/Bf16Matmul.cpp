@@ -21,7 +21,9 @@
 // AMX, four C tiles (32x32) stay in tile registers across k, with two A and
 // two B tiles: all eight tile registers. Rows of A are blocked so that a
 // block's rows stay in L2 while every B panel passes by; the row blocks run
-// in parallel.
+// in parallel. A long reduction into a small C (a convolution's weight
+// gradient) streams B instead: each core packs blocks of rows of its own
+// panels into an L2-sized buffer as it goes.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/CPU/Bf16Matmul.h"
@@ -242,10 +244,11 @@ Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
 }
 
 /// The 32x32 block of C at rows `m`, columns `n0` (panel `panel` of the
-/// packed B of batch `bi`), accumulated over all of K on AMX: 2x2 C tiles
-/// in tile registers, loaded from C or zeroed when `zeroInit`.
+/// packed B of batch `bi`), accumulated on AMX over the K packed rows of
+/// the panel and A's columns from `k0` on: 2x2 C tiles in tile registers,
+/// loaded from C or zeroed when `zeroInit`.
 void amxBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
-              Value bi, Value panel, Value m, Value n0, int64_t K,
+              Value bi, Value panel, Value m, Value n0, Value k0, int64_t K,
               bool zeroInit) {
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
   auto inTile = amx::TileType::get({kTileRows, kTileK}, bf16);
@@ -268,7 +271,8 @@ void amxBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
         for (int64_t i = 0; i < 2; ++i)
           at[i] = amx::TileLoadOp::create(
               b, loc, inTile, a,
-              ValueRange{offset(b, loc, m, kTileRows * i), k});
+              ValueRange{offset(b, loc, m, kTileRows * i),
+                         arith::AddIOp::create(b, loc, k0, k)});
         for (int64_t j = 0; j < 2; ++j)
           bt[j] = amx::TileLoadOp::create(
               b, loc, inTile, packed,
@@ -296,7 +300,7 @@ constexpr int64_t kDotRows = 8;
 /// k-pair, two vectors of a packed B row (16 column pairs each) against
 /// the k-pair of each row of A broadcast as one 32-bit value.
 void dotBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
-              Value bi, Value panel, Value m0, Value n0, int64_t K,
+              Value bi, Value panel, Value m0, Value n0, Value k0, int64_t K,
               bool zeroInit) {
   constexpr int64_t lanes = 16;
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type(), i32 = b.getI32Type();
@@ -334,7 +338,7 @@ void dotBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
             // A[m + i, k..k+1] as one i32, in every lane.
             Value pair = vector::LoadOp::create(
                 b, loc, VectorType::get({2}, bf16), a,
-                ValueRange{rows[i], k});
+                ValueRange{rows[i], arith::AddIOp::create(b, loc, k0, k)});
             Value word = vector::BitCastOp::create(
                 b, loc, VectorType::get({1}, i32), pair);
             Value scalar =
@@ -352,6 +356,66 @@ void dotBlock(OpBuilder &b, Location loc, Value a, Value packed, Value c,
       for (int64_t j = 0; j < 2; ++j)
         vector::StoreOp::create(b, loc, kLoop.getResult(2 * i + j), c,
                                 ValueRange{rows[i], cols[j]});
+  });
+}
+
+/// Rows of B per streamed block: A's columns (M x kc) and a core's packed
+/// block of B (kc x N) fill at most half of its L2; a multiple of the AMX
+/// tile's k.
+int64_t streamBlock(int64_t M, int64_t N, int64_t K, int64_t l2Bytes) {
+  int64_t kc = l2Bytes / 2 / (2 * (M + N)) / kTileK * kTileK;
+  return std::min(roundUp(K, kTileK), std::max(kTileK, kc));
+}
+
+/// Rows [k0, k0 + rows) of panels [p0, pEnd) of B (K x N bf16, plain)
+/// packed into `buffer` [1, panels, rows/2, 64] like packVnniPanels (panel
+/// p at p - p0); the rows from `valid` on are zeros (B ends there).
+void packBlock(OpBuilder &b, Location loc, Value rhs, Value buffer, Value p0,
+               Value pEnd, Value k0, int64_t rows, int64_t valid) {
+  constexpr int64_t lanes = 16;
+  Type bf16 = b.getBF16Type(), i16 = b.getI16Type();
+  auto half = VectorType::get({lanes}, i16);
+  Value zero = index(b, loc, 0);
+  auto forLoop = [&](OpBuilder &b, Value lb, Value ub,
+                     function_ref<void(OpBuilder &, Value)> body) {
+    scf::ForOp::create(b, loc, lb, ub, index(b, loc, 1), ValueRange{},
+                       [&](OpBuilder &nb, Location nl, Value iv, ValueRange) {
+                         body(nb, iv);
+                         scf::YieldOp::create(nb, nl);
+                       });
+  };
+  forLoop(b, p0, pEnd, [&](OpBuilder &b, Value p) {
+    Value slot = arith::SubIOp::create(b, loc, p, p0);
+    Value col0 = arith::MulIOp::create(b, loc, p, index(b, loc, kBlock));
+    // One k-pair row of the panel from B's rows row0 and row1 (zeros for
+    // a null row).
+    auto packRow = [&](OpBuilder &b, Value kk, Value row0, Value row1) {
+      for (int64_t n = 0; n < kBlock; n += lanes) {
+        Value col = offset(b, loc, col0, n);
+        auto load = [&](Value row) -> Value {
+          if (!row)
+            return arith::ConstantOp::create(b, loc, b.getZeroAttr(half));
+          Value v = vector::LoadOp::create(
+              b, loc, VectorType::get({lanes}, bf16), rhs, ValueRange{row, col});
+          return vector::BitCastOp::create(b, loc, half, v);
+        };
+        Value pairs = vector::InterleaveOp::create(b, loc, load(row0), load(row1));
+        Value bits = vector::BitCastOp::create(
+            b, loc, VectorType::get({2 * lanes}, bf16), pairs);
+        vector::StoreOp::create(b, loc, bits, buffer,
+                                ValueRange{zero, slot, kk, index(b, loc, 2 * n)});
+      }
+    };
+    forLoop(b, zero, index(b, loc, valid / 2), [&](OpBuilder &b, Value kk) {
+      Value row0 = arith::AddIOp::create(
+          b, loc, k0, arith::MulIOp::create(b, loc, kk, index(b, loc, 2)));
+      packRow(b, kk, row0, offset(b, loc, row0, 1));
+    });
+    int64_t pairs = valid / 2;
+    if (valid % 2)
+      packRow(b, index(b, loc, pairs++), offset(b, loc, k0, valid - 1), Value());
+    for (int64_t kk = pairs; kk < rows / 2; ++kk)
+      packRow(b, index(b, loc, kk), Value(), Value());
   });
 }
 
@@ -385,10 +449,19 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         out = op.getDpsInits()[0];
+  // A long reduction into a small C (a convolution's weight gradient over
+  // all its positions: 64 x 192 x 26912) streams B: its panels packed whole
+  // would be many times L2 and be read back from memory by every core.
+  // Instead each core packs blocks of rows of its own panels as it goes,
+  // the block and A's columns for it staying in L2.
+  bool stream = batch == 1 && !layout->rhsTransposed &&
+                hasContiguousRows(rhsType) && N % kBlock == 0 &&
+                K >= 4 * std::max(M, N) && Kp * Np * 2 > l2Bytes / 2;
   // A zero fill of C just before (tad-to-linalg's products) becomes zeroed
-  // accumulator tiles: C is then written once, by the tile stores.
+  // accumulator tiles: C is then written once, by the tile stores (not when
+  // streaming: C is small and accumulates across the blocks).
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  bool zeroInit = fill && fill.hasPureBufferSemantics() &&
+  bool zeroInit = !stream && fill && fill.hasPureBufferSemantics() &&
                   fill.getDpsInits()[0] == out &&
                   matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
   if (zeroInit)
@@ -402,8 +475,8 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
       !hasContiguousRows(lhsType))
     temporaries.push_back(lhs = paddedCopy(rewriter, loc, lhs,
                                            layout->lhsTransposed, Mp, Kp));
-  if (layout->rhsTransposed || K != Kp || N != Np ||
-      !hasContiguousRows(rhsType))
+  if (!stream && (layout->rhsTransposed || K != Kp || N != Np ||
+                  !hasContiguousRows(rhsType)))
     temporaries.push_back(rhs = paddedCopy(rewriter, loc, rhs,
                                            layout->rhsTransposed, Kp, Np));
   // C likewise: the tiles accumulate into a padded copy, whose corner is
@@ -425,7 +498,62 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
                              corner(rewriter, loc, acc, outShape));
     }
   }
+  int64_t validK = K;
   M = Mp, N = Np, K = Kp;
+  auto block = [&](OpBuilder &b, Value a, Value packed, Value c, Value bi,
+                   Value panel, Value m, Value n0, Value k0, int64_t k) {
+    if (kernel == Bf16Kernel::Amx)
+      amxBlock(b, loc, a, packed, c, bi, panel, m, n0, k0, k, zeroInit);
+    else
+      dotBlock(b, loc, a, packed, c, bi, panel, m, n0, k0, k, zeroInit);
+  };
+  if (stream) {
+    // Panels in groups, one per core; per group, blocks of kc rows of B:
+    // packed, then every 32x32 block of C of the group's panels
+    // accumulates them.
+    int64_t panels = N / kBlock;
+    int64_t group = parallel ? (panels + cores - 1) / std::max<int64_t>(cores, 1)
+                             : panels;
+    int64_t kc = streamBlock(M, group * kBlock, K, l2Bytes);
+    int64_t fullBlocks = validK / kc, tail = K - fullBlocks * kc;
+    auto bufferType = MemRefType::get({1, group, kc / 2, 2 * kBlock},
+                                      rewriter.getBF16Type());
+    buildLoop(rewriter, loc, panels, group, parallel, [&](OpBuilder &b,
+                                                          Value p0) {
+      Value pEnd = arith::MinSIOp::create(b, loc, offset(b, loc, p0, group),
+                                          index(b, loc, panels));
+      Value buffer = memref::AllocOp::create(b, loc, bufferType);
+      Value zero = index(b, loc, 0);
+      auto accumulate = [&](OpBuilder &b, Value k0, int64_t rows,
+                            int64_t valid) {
+        packBlock(b, loc, rhs, buffer, p0, pEnd, k0, rows, valid);
+        scf::ForOp::create(
+            b, loc, p0, pEnd, index(b, loc, 1), ValueRange{},
+            [&](OpBuilder &b, Location, Value p, ValueRange) {
+              Value slot = arith::SubIOp::create(b, loc, p, p0);
+              Value n0 = arith::MulIOp::create(b, loc, p, index(b, loc, kBlock));
+              buildLoop(b, loc, M, kBlock, false, [&](OpBuilder &b, Value m) {
+                block(b, lhs, buffer, acc, zero, slot, m, n0, k0, rows);
+              });
+              scf::YieldOp::create(b, loc);
+            });
+      };
+      buildLoop(b, loc, fullBlocks * kc, kc, false, [&](OpBuilder &b, Value k0) {
+        accumulate(b, k0, kc, kc);
+      });
+      if (tail)
+        accumulate(b, index(b, loc, fullBlocks * kc), tail,
+                   validK - fullBlocks * kc);
+      memref::DeallocOp::create(b, loc, buffer);
+    });
+    if (acc != out)
+      linalg::CopyOp::create(rewriter, loc,
+                             corner(rewriter, loc, acc, outShape), out);
+    for (Value temporary : temporaries)
+      memref::DeallocOp::create(rewriter, loc, temporary);
+    rewriter.eraseOp(op);
+    return success();
+  }
   Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N, parallel);
   temporaries.push_back(packed);
   // Batches run in parallel where there are several, else row blocks.
@@ -441,10 +569,7 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
             arith::DivUIOp::create(b, loc, n0, index(b, loc, kBlock));
         buildLoop(b, loc, rows, kBlock, false, [&](OpBuilder &b, Value dm) {
           Value m = arith::AddIOp::create(b, loc, m0, dm);
-          if (kernel == Bf16Kernel::Amx)
-            amxBlock(b, loc, a, packed, c, bi, panel, m, n0, K, zeroInit);
-          else
-            dotBlock(b, loc, a, packed, c, bi, panel, m, n0, K, zeroInit);
+          block(b, a, packed, c, bi, panel, m, n0, index(b, loc, 0), K);
         });
       });
     });

@@ -24,6 +24,9 @@ CASES = [  # (input shape, output channels, kernel, stride, padding, groups, bia
     ((1, 8, 9, 9), 12, (3, 3), (2, 2), (1, 1), 1, True),       # stride 2: im2col
     ((1, 8, 7, 7), 8, (3, 3), (1, 1), (1, 1), 2, True),        # groups: batch_matmul
     ((2, 40, 6, 6), 24, (1, 1), (1, 1), (0, 0), 1, False),     # 1x1: im2col
+    # A small L2 pinned: the weight gradient (32 x 96 x 512) streams B.
+    ((2, 32, 14, 14), 32, (3, 3), (1, 1), (1, 1), 1, True,
+     {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}),
 ]
 
 # kernel: (TAD_HOST_AMX, TAD_HOST_BF16_DOT, the CPU flag it needs)
@@ -58,7 +61,8 @@ def main():
             continue
         os.environ["TAD_HOST_AMX"] = amx
         os.environ["TAD_HOST_BF16_DOT"] = dot
-        for xs, f, k, stride, padding, groups, has_bias in CASES:
+        for xs, f, k, stride, padding, groups, has_bias, *pinned in CASES:
+            pinned = pinned[0] if pinned else {}
             ws = (f, xs[1] // groups) + k
             x, w, b = (to_bf16(rng.standard_normal(s).astype(np.float32))
                        for s in (xs, ws, ws[:1]))
@@ -83,6 +87,7 @@ def main():
             # -O1 (im2col everywhere) once: its products are not the kernels'.
             for opt in ((1, 3) if kernel == "vector" else (3,)):
                 what = f"{name} {kernel} -O{opt}"
+                os.environ.update(pinned)
                 close(tad.compile(fwd, opt_level=opt).f(*args), ref.detach().numpy(),
                       what + " forward", failures)
                 for mask in ((1, 1, 1), (1, 0, 0), (0, 1, 1)):
@@ -94,6 +99,8 @@ def main():
                     for i, (m, a, r) in enumerate(zip(mask, got, want)):
                         close(a, r if m else np.zeros(r.shape),
                               f"{what} backward {tag} result {i}", failures)
+                for var in pinned:
+                    del os.environ[var]
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -38,12 +38,24 @@ func.func @f(%a: tensor<40x101xbf16>, %b: tensor<101x70xbf16>) -> tensor<40x70xb
   %0 = tad.mm %a, %b : (tensor<40x101xbf16>, tensor<101x70xbf16>) -> tensor<40x70xbf16>
   return %0 : tensor<40x70xbf16>
 }""", [(40, 101), (101, 70)], lambda a, b: a @ b),
+    # A long reduction into a small C with a small L2 pinned (below):
+    # B streamed in blocks, an odd k (the dot kernel's last k-pair half
+    # zero), padded rows of A and C, panels in groups of two and one.
+    "mm_long_k": ("""
+func.func @f(%a: tensor<40x3001xbf16>, %b: tensor<3001x96xbf16>) -> tensor<40x96xbf16> {
+  %0 = tad.mm %a, %b : (tensor<40x3001xbf16>, tensor<3001x96xbf16>) -> tensor<40x96xbf16>
+  return %0 : tensor<40x96xbf16>
+}""", [(40, 3001), (3001, 96)], lambda a, b: a @ b),
     "bmm": ("""
 func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16> {
   %0 = tad.bmm %a, %b : (tensor<4x32x64xbf16>, tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16>
   return %0 : tensor<4x32x64xbf16>
 }""", [(4, 32, 64), (4, 64, 64)], lambda a, b: a @ b),
 }
+
+
+# The machine model of programs whose schedule depends on it.
+PINNED = {"mm_long_k": {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}}
 
 
 def host_flags():
@@ -87,12 +99,15 @@ def main():
             # The VJP of a product: the cotangent times the other operand,
             # transposed; through tad.t for the transposed programs.
             for opt in (0, 3):
+                os.environ.update(PINNED.get(name, {}))
                 m = tad.compile(text, vjp="f", opt_level=opt)
+                for var in PINNED.get(name, {}):
+                    del os.environ[var]
                 what = f"{name} {kernel} -O{opt}"
                 close(m.f(*args), want, what + " forward", failures)
                 res = m.f_vjp(*args, ct)
                 grads = res[1:]
-                if name in ("mm", "mm_odd"):
+                if name in ("mm", "mm_odd", "mm_long_k"):
                     refs = [ct64 @ values[1].T, values[0].T @ ct64]
                 elif name == "mm_at":
                     refs = [values[1] @ ct64.T, values[0] @ ct64]

@@ -105,3 +105,39 @@ func.func @batched(%a: memref<4x32x64xbf16>, %b: memref<4x64x64xbf16>, %c: memre
   linalg.batch_matmul ins(%a, %b : memref<4x32x64xbf16>, memref<4x64x64xbf16>) outs(%c : memref<4x32x64xf32>)
   return
 }
+
+// -----
+
+// A long reduction into a small C (K = 8200 >= 4 max(M, N), packed B 1 MB
+// > half of L2) streams B: the panels in groups, one per core (one panel
+// each here), each group packs blocks of kc = 5440 rows of its panels
+// (l2 / 2 / (2 (M + 32)) rounded down to 32) into its own buffer and every
+// C block of the group accumulates them; the last block has 2760 rows of B
+// (1380 k-pairs) and 24 zero rows (k padded to 8224, like A's copy). The
+// zero fill of C stays (C accumulates across the blocks).
+// CHECK-LABEL: func.func @streamed
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<64x64xf32>)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64x8224xbf16>
+// CHECK-NOT: memref<1x2x
+// CHECK: scf.parallel
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x1x2720x64xbf16>
+// CHECK: scf.for %{{.*}} = %c0 to %c2720 step %c1
+// CHECK: vector.interleave
+// CHECK: vector.store {{.*}}, %[[BUF]]
+// CHECK: amx.tile_load %[[A]]
+// CHECK: amx.tile_load %[[BUF]]
+// CHECK: amx.tile_mulf
+// CHECK: amx.tile_store %arg2
+// CHECK: scf.for %{{.*}} = %c0 to %c1380 step %c1
+// CHECK: vector.store {{.*}}, %[[BUF]][%c0, %{{.*}}, %c1380, %c0]
+// CHECK: vector.store {{.*}}, %[[BUF]][%c0, %{{.*}}, %c1391, %c32]
+// CHECK: amx.tile_mulf
+// CHECK: memref.dealloc %[[BUF]]
+// CHECK-NOT: linalg.matmul
+// NOAMX-LABEL: func.func @streamed
+func.func @streamed(%a: memref<64x8200xbf16>, %b: memref<8200x64xbf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x8200xbf16>, memref<8200x64xbf16>) outs(%c : memref<64x64xf32>)
+  return
+}
