@@ -7,6 +7,7 @@
     /usr/bin/python3 bench/sweep.py --group conv --group mm
     /usr/bin/python3 bench/sweep.py --smoke --out /tmp/s linear-b32-w256-gelu mm-16x64x64
     /usr/bin/python3 bench/sweep.py --list
+    /usr/bin/python3 bench/sweep.py --precision bf16 conv-64to64-56-k3-s1-b8   # mixed precision
 
 The points (bench/sweep_points.py) are Linear stacks over batch x width
 (GELU + LayerNorm or ReLU), convolutions at the layer shapes of ResNet-
@@ -25,8 +26,12 @@ the share of the measured 2-thread FMA peak).
 The report (a table per group and a heatmap of PyTorch time / tad time)
 replaces the part of benchmarks.md between `<!-- sweep-begin -->` and
 `<!-- sweep-end -->` (bench/run.py keeps it when it rewrites the rest) and
-writes benchmarks-sweep.png. Exit status as bench/run.py: 3 when the run is
-unusable (load, or PyTorch not at its best) unless --allow-load or --smoke.
+writes benchmarks-sweep.png. With --precision bf16 the model points run in
+mixed precision (PyTorch under torch.autocast(bfloat16), tad's
+precision="bf16" and tad's f32 step beside it) into the section between
+`<!-- sweep-bf16-begin -->` and `<!-- sweep-bf16-end -->`. Exit status as
+bench/run.py: 3 when the run is unusable (load, or PyTorch not at its best)
+unless --allow-load or --smoke.
 """
 
 import argparse
@@ -45,6 +50,8 @@ import sweep_points  # noqa: E402
 from report_sections import replace_section  # noqa: E402
 
 SECTION = "sweep"
+#: The section of ``--precision bf16`` (model points only).
+SECTION_BF16 = "sweep-bf16"
 
 
 def run_point(name, args, env, guard):
@@ -52,9 +59,15 @@ def run_point(name, args, env, guard):
     aten = bench.choose_aten(name, args, env, guard)
     torch_env = env if args.inherit_env else benchenv.with_aten(env, aten["choice"])
     rounds = {"torch": [], "tad": []}
+    # In mixed precision, tad's f32 step too: what bf16 gains over it.
+    if args.precision != "f32":
+        rounds["tad_f32"] = []
+    f32_args = argparse.Namespace(**{**vars(args), "precision": "f32"})
     for _ in range(args.rounds):
         for fw in rounds:
-            rounds[fw].append(bench.run_worker(name, fw, args, torch_env, guard))
+            rounds[fw].append(bench.run_worker(name, "tad" if fw == "tad_f32" else fw,
+                                               f32_args if fw == "tad_f32" else args,
+                                               torch_env, guard))
     result = {fw: bench.combine_rounds(r) for fw, r in rounds.items()}
     result["aten"] = aten["choice"]
     return result
@@ -149,6 +162,42 @@ def section(results, args, unusable, png_name, conditions):
     return "\n".join(lines)
 
 
+def section_bf16(results, args, unusable, conditions):
+    """The mixed-precision sweep section (``--precision bf16``): PyTorch
+    under torch.autocast(bfloat16) against tad's precision="bf16" step, and
+    tad's bf16 step against its own f32 one."""
+    lines = [f"<!-- {SECTION_BF16}-begin -->",
+             "## Shape sweep in mixed precision (`bench/sweep.py --precision bf16`)", ""]
+    if unusable:
+        lines += ["> **UNUSABLE: " + "; ".join(unusable) + ".** The times below do not "
+                  "describe tad or PyTorch.", ""]
+    lines += [f"Command: `/usr/bin/python3 bench/sweep.py {' '.join(sys.argv[1:])}` "
+              f"({time.strftime('%Y-%m-%d')}); {conditions}; PyTorch under "
+              "`torch.autocast(\"cpu\", torch.bfloat16)`, tad's "
+              "`compile_train_step(..., precision=\"bf16\")` (f32 master weights; "
+              "docs/mixed-precision.md), tad's f32 step beside them; 2 threads each, the fair "
+              f"peer of `bench/run.py`, {args.rounds} alternating round(s). Speedup = PyTorch "
+              "time / tad time.", "",
+              "| point | shape | tad bf16 train step ms | tad f32 train step ms | bf16 / f32 "
+              "| PyTorch autocast train step ms | speedup vs autocast |",
+              "|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        step = {fw: r.get(fw, {}).get("train step", {}).get("median_ms")
+                for fw in ("tad", "tad_f32", "torch")}
+        if step["tad"] is None or step["torch"] is None:
+            why = r["tad"].get("error") or r["torch"].get("error") or "not run"
+            lines.append(f"| `{name}` | {sweep_points.describe(name)} | not run: {why} "
+                         "| | | | |")
+            continue
+        bf16, f32 = step["tad"], step["tad_f32"]
+        gain = "—" if f32 is None else f"{f32 / bf16:.2f}x"
+        lines.append(f"| `{name}` | {sweep_points.describe(name)} | {bf16:.3f} "
+                     f"| {'—' if f32 is None else f'{f32:.3f}'} | {gain} "
+                     f"| {step['torch']:.3f} | {step['torch'] / bf16:.2f}x |")
+    lines += ["", f"<!-- {SECTION_BF16}-end -->"]
+    return "\n".join(lines)
+
+
 def heatmap(results, path_png):
     """One row per point, columns fwd+bwd and train step (mm: the call),
     colored by log2 of the speedup."""
@@ -198,6 +247,11 @@ def main():
     parser.add_argument("--out", default=os.path.join(bench.ROOT, "docs"),
                         help="where benchmarks.md and benchmarks-sweep.png go (default: docs/)")
     parser.add_argument("--allow-load", action="store_true")
+    parser.add_argument("--precision", choices=("f32", "bf16"), default="f32",
+                        help="bf16: the model points in mixed precision (PyTorch's "
+                             "torch.autocast, tad's precision='bf16', and tad's f32 step); "
+                             "its own section of benchmarks.md, no heatmap; mm points are "
+                             "f32 only (bench/run.py --precision bf16 matmul has bf16 mm)")
     parser.add_argument("--inherit-env", action="store_true",
                         help="the inherited environment (the handicapped peer; comparisons)")
     parser.add_argument("--aten-cpu-capability", default="auto",
@@ -217,6 +271,8 @@ def main():
         names = list(sweep_points.QUICK)
     else:
         names = [p for g in (args.group or sweep_points.GROUPS) for p in sweep_points.GROUPS[g]]
+    if args.precision != "f32":
+        names = [n for n in names if not sweep_points.mm_shape(n)]
     unknown = [n for n in names if not (sweep_points.is_point(n) or sweep_points.mm_shape(n))]
     if unknown:
         parser.error(f"unknown points: {', '.join(unknown)} (see --list)")
@@ -261,6 +317,13 @@ def main():
             print(f"{name:32s} not run: {r['tad'].get('error') or r['torch'].get('error')}",
                   flush=True)
             continue
+        if args.precision != "f32":
+            f32 = r.get("tad_f32", {}).get("train step", {}).get("median_ms")
+            bf16 = r["tad"]["train step"]["median_ms"]
+            print(f"{name:32s} bf16 train step {ts:6.2f}x vs autocast  (tad {bf16:.3f} ms, "
+                  f"PyTorch {r['torch']['train step']['median_ms']:.3f} ms, tad f32 "
+                  f"{'—' if f32 is None else f'{f32:.3f}'} ms)", flush=True)
+            continue
         print(f"{name:32s} fwd+bwd {fb:6.2f}x  train step {ts:6.2f}x  (tad "
               f"{r['tad']['train step']['median_ms']:.3f} ms, PyTorch "
               f"{r['torch']['train step']['median_ms']:.3f} ms)", flush=True)
@@ -275,14 +338,18 @@ def main():
         unusable.append("PyTorch not at its best (" + "; ".join(peer_problems) + ")")
     print(f"load guard: {guard.summary()}", flush=True)
     os.makedirs(args.out, exist_ok=True)
-    png = os.path.join(args.out, "benchmarks-sweep.png")
-    drawn = not unusable and heatmap(results, png)
     md = os.path.join(args.out, "benchmarks.md")
     conditions = (f"on {bench.machine()['cpu']}, PyTorch's BLAS "
                   f"{benchenv.openblas_summary(peers[0] if peers else None)}"
                   + ("; " + benchenv.core_note(env) if benchenv.forced_core(env) else ""))
-    replace_section(md, SECTION, section(results, args, unusable,
-                                         os.path.basename(png) if drawn else None, conditions))
+    if args.precision != "f32":
+        replace_section(md, SECTION_BF16, section_bf16(results, args, unusable, conditions))
+    else:
+        png = os.path.join(args.out, "benchmarks-sweep.png")
+        drawn = not unusable and heatmap(results, png)
+        replace_section(md, SECTION, section(results, args, unusable,
+                                             os.path.basename(png) if drawn else None,
+                                             conditions))
     for reason in unusable:
         print(f"UNUSABLE: {reason}" + (" (ignored)" if args.allow_load else ""), flush=True)
     print(f"wrote {md}")
