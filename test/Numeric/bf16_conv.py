@@ -2,8 +2,9 @@
 mask) on bf16 tensors against PyTorch in float64 on the same values: at -O3
 (implicit GEMM where it applies, im2col otherwise) with each bf16 product
 kernel the host can run -- the vector schedule on extended operands, AMX
-tiles, AVX512-BF16 dot products -- and at -O1 (im2col). The products read
-the bf16 operands and sum in f32, as the widened convolution would: the bf16
+tiles, AVX512-BF16 dot products -- and at -O1 (im2col). Where the channel
+sizes are whole blocks of 32 the products read the bf16 operands and sum in
+f32, as the widened convolution would (the others run widened): the bf16
 results are within 2^-8 of the reference's largest magnitude (one rounding
 of the output, the f32 sums in any order)."""
 import os
@@ -18,12 +19,14 @@ import tad
 from tad import bf16_bits_to_float32 as to_f32, float32_to_bf16_bits as to_bf16
 
 CASES = [  # (input shape, output channels, kernel, stride, padding, groups, bias)
-    ((2, 16, 10, 10), 32, (3, 3), (1, 1), (1, 1), 1, True),    # implicit GEMM
-    ((1, 5, 9, 11), 7, (3, 3), (1, 1), (0, 1), 1, True),       # odd sizes
+    ((2, 32, 10, 10), 64, (3, 3), (1, 1), (1, 1), 1, True),    # implicit GEMM
     ((2, 64, 8, 8), 64, (3, 3), (1, 1), (1, 1), 1, False),     # whole AMX blocks
-    ((1, 8, 9, 9), 12, (3, 3), (2, 2), (1, 1), 1, True),       # stride 2: im2col
-    ((1, 8, 7, 7), 8, (3, 3), (1, 1), (1, 1), 2, True),        # groups: batch_matmul
-    ((2, 40, 6, 6), 24, (1, 1), (1, 1), (0, 0), 1, False),     # 1x1: im2col
+    ((2, 16, 10, 10), 32, (3, 3), (1, 1), (1, 1), 1, True),    # 16 channels: f32
+    ((1, 5, 9, 11), 7, (3, 3), (1, 1), (0, 1), 1, True),       # odd sizes: f32
+    ((1, 32, 9, 9), 32, (3, 3), (2, 2), (1, 1), 1, True),      # stride 2: im2col
+    ((1, 64, 7, 7), 64, (3, 3), (1, 1), (1, 1), 2, True),      # groups: batch_matmul
+    ((2, 64, 6, 6), 32, (1, 1), (1, 1), (0, 0), 1, False),     # 1x1: im2col
+    ((1, 8, 9, 9), 12, (3, 3), (2, 2), (1, 1), 1, True),       # im2col, f32
     # A small L2 pinned: the weight gradient (32 x 96 x 512) streams B.
     ((2, 32, 14, 14), 32, (3, 3), (1, 1), (1, 1), 1, True,
      {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}),

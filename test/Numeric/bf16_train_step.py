@@ -107,8 +107,8 @@ def main():
 def conv_model():
     torch.manual_seed(0)
     return torch.nn.Sequential(
-        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.BatchNorm2d(16), torch.nn.ReLU(),
-        torch.nn.Flatten(), torch.nn.Linear(16 * 6 * 6, 5))
+        torch.nn.Conv2d(32, 32, 3, padding=1), torch.nn.BatchNorm2d(32), torch.nn.ReLU(),
+        torch.nn.Flatten(), torch.nn.Linear(32 * 6 * 6, 5))
 
 
 def rel(a, b):
@@ -117,7 +117,7 @@ def rel(a, b):
 
 
 def conv_bn():
-    x = torch.randn(4, 8, 6, 6, generator=torch.Generator().manual_seed(3))
+    x = torch.randn(4, 32, 6, 6, generator=torch.Generator().manual_seed(3))
     y = torch.randint(0, 5, (4,), generator=torch.Generator().manual_seed(4))
     loss_fn = torch.nn.functional.cross_entropy
     for opt in (0, 3):

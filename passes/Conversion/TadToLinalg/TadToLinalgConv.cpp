@@ -208,12 +208,21 @@ Value sliceAt(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape,
       sizes, strides);
 }
 
+/// The bf16 kernels (passes/CPU/Bf16Matmul.cpp) work on blocks of 32
+/// rows, columns and k: a product whose channel sizes are not whole blocks
+/// gets padded copies of its operands (LeNet's 6 -> 16 channels: every
+/// window row copied, and half the work on zeros), slower than f32.
+constexpr int64_t kBf16Block = 32;
+
 /// Replaces `a` and `b` by the bf16 tensors they extend exactly where both
-/// do (the f32 operands tad-widen-low-precision gives a bf16 convolution),
-/// and says whether it did: their products accumulated in f32 are the
-/// widened convolution's, from half the bytes, and the CPU schedule runs
-/// them on the host's bf16 units (passes/CPU/Bf16Matmul.cpp).
-bool readAsBf16(Value &a, Value &b) {
+/// do (the f32 operands tad-widen-low-precision gives a bf16 convolution)
+/// and every one of `channels` is a whole number of kBf16Block, and says
+/// whether it did: their products accumulated in f32 are the widened
+/// convolution's, from half the bytes, and the CPU schedule runs them on
+/// the host's bf16 units.
+bool readAsBf16(Value &a, Value &b, ArrayRef<int64_t> channels) {
+  if (llvm::any_of(channels, [](int64_t c) { return c % kBf16Block != 0; }))
+    return false;
   Value na = extendedTensor(a), nb = extendedTensor(b);
   if (!na || !nb || !typeOf(na).getElementType().isBF16() ||
       !typeOf(nb).getElementType().isBF16())
@@ -306,7 +315,7 @@ Value lowerConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   ArrayRef<int64_t> kernel = wType.getShape().drop_front(2),
                     out = type.getShape().drop_front(2);
   Value x = adaptor.getInput();
-  readAsBf16(x, w);
+  readAsBf16(x, w, {Fg, wType.getNumElements() / wType.getDimSize(0)});
   Value xp = padSpatial(b, loc, x, p.padding);
   Value col = im2col(b, loc, xp, p, kernel, out);
   Value wm = reshape(b, loc, w, {G, Fg, wType.getNumElements() / (G * Fg)});
@@ -584,8 +593,8 @@ Value lowerConvolutionAsGemm(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   RankedTensorType type = cast<RankedTensorType>(op.getType());
   ConvParams p = convParams(op, type.getRank());
   Value x = adaptor.getInput(), w = adaptor.getWeight();
-  readAsBf16(x, w);
   RankedTensorType wType = typeOf(w);
+  readAsBf16(x, w, wType.getShape().take_front(2));
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
           KW = wType.getDimSize(3);
   Value wk = reshape(b, loc, permuted(b, loc, w, {2, 3, 1, 0}), {KH, KW * C, F});
@@ -601,7 +610,7 @@ Value lowerConvolutionAsGemm(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
 Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value w,
                                      RankedTensorType xType, const ConvParams &p) {
   MLIRContext *ctx = b.getContext();
-  readAsBf16(grad, w);
+  readAsBf16(grad, w, typeOf(w).getShape().take_front(2));
   RankedTensorType wType = typeOf(w);
   Type element = wType.getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
@@ -630,7 +639,7 @@ Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Va
   // g^T[f, t] · rows[t, k], the gradient in NCHW order read in place as A
   // and the window rows as B, which the bf16 kernels pack as they read it;
   // their A operand cannot be a transposed window without a copy of it.
-  bool narrow = readAsBf16(grad, x);
+  bool narrow = readAsBf16(grad, x, wType.getShape().take_front(2));
   Type element = wType.getElementType(), operand = typeOf(x).getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
           KW = wType.getDimSize(3), K = KW * C;
@@ -739,7 +748,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
   if (mask[0]) {
     // gcol[G, K, P] = W^T[G, K, Fg] @ grad[G, Fg, P].
     Value gn = grad, wn = w;
-    readAsBf16(gn, wn);
+    readAsBf16(gn, wn, {Fg, Kg});
     SmallVector<int64_t> gPerm{1, 2, 0};
     gPerm.append(spatialDims);
     Value gt = reshape(b, loc, permuted(b, loc, reshape(b, loc, gn, typeOf(gg).getShape()),
@@ -789,7 +798,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
   } else if (mask[1]) {
     // W^T[G, K, Fg] = col[G, K, P] @ grad^T[G, P, Fg].
     Value xn = x, gn = grad;
-    readAsBf16(xn, gn);
+    readAsBf16(xn, gn, {Fg, Kg});
     Value col = im2col(b, loc, padSpatial(b, loc, xn, p.padding), p, kernel, out);
     SmallVector<int64_t> gPerm{1, 0};
     gPerm.append(spatialDims);

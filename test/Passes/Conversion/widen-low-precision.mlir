@@ -53,17 +53,29 @@ func.func @wide(%a: tensor<5xf32>) -> tensor<5xf32> {
 // -----
 
 // A bf16 convolution is widened like any op; its lowering as implicit GEMM
-// (direct-convolutions) reads the bf16 tensors the widening extends: the
+// (direct-convolutions) reads the bf16 tensors the widening extends where
+// the channels are whole blocks of 32 (the bf16 kernels' blocks): the
 // padded NHWC rows and the weight stay bf16, the per-kernel-row
 // contractions accumulate in f32, and the result is rounded once.
 // CHECK-LABEL: func.func @conv
-// CHECK: tad.convolution %{{.*}}, %{{.*}} {{.*}} : (tensor<2x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<2x8x6x6xf32>
+// CHECK: tad.convolution %{{.*}}, %{{.*}} {{.*}} : (tensor<2x32x6x6xf32>, tensor<32x32x3x3xf32>) -> tensor<2x32x6x6xf32>
 // LINALG-LABEL: func.func @conv
 // LINALG-NOT: arith.extf
-// LINALG: linalg.transpose ins(%arg1 : tensor<8x16x3x3xbf16>)
-// LINALG-COUNT-3: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2336xbf16>, tensor<48x8xbf16>) outs(%{{.*}} : tensor<128x8xf32>)
+// LINALG: linalg.transpose ins(%arg1 : tensor<32x32x3x3xbf16>)
+// LINALG-COUNT-3: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4672xbf16>, tensor<96x32xbf16>) outs(%{{.*}} : tensor<128x32xf32>)
 // LINALG: arith.truncf %{{.*}} : f32 to bf16
-func.func @conv(%x: tensor<2x16x6x6xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16> {
+func.func @conv(%x: tensor<2x32x6x6xbf16>, %w: tensor<32x32x3x3xbf16>) -> tensor<2x32x6x6xbf16> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x32x6x6xbf16>, tensor<32x32x3x3xbf16>) -> tensor<2x32x6x6xbf16>
+  return %0 : tensor<2x32x6x6xbf16>
+}
+
+// -----
+
+// 16 and 8 channels are not: the convolution runs widened (the f32 rows).
+// LINALG-LABEL: func.func @conv_few_channels
+// LINALG: arith.extf
+// LINALG: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2336xf32>, tensor<48x8xf32>) outs(%{{.*}} : tensor<128x8xf32>)
+func.func @conv_few_channels(%x: tensor<2x16x6x6xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16> {
   %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x16x6x6xbf16>, tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16>
   return %0 : tensor<2x8x6x6xbf16>
 }
