@@ -454,7 +454,7 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // would be many times L2 and be read back from memory by every core.
   // Instead each core packs blocks of rows of its own panels as it goes,
   // the block and A's columns for it staying in L2.
-  bool stream = batch == 1 && !layout->rhsTransposed &&
+  bool stream = !layout->rhsTransposed &&
                 hasContiguousRows(rhsType) && N % kBlock == 0 &&
                 K >= 4 * std::max(M, N) && Kp * Np * 2 > l2Bytes / 2;
   // A zero fill of C just before (tad-to-linalg's products) becomes zeroed
@@ -524,19 +524,25 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                           index(b, loc, panels));
       Value buffer = memref::AllocOp::create(b, loc, bufferType);
       Value zero = index(b, loc, 0);
+      // The batches inside the blocks: an A shared by the batches (batch
+      // stride 0: a convolution's kernel rows) stays in L2 for all of them.
       auto accumulate = [&](OpBuilder &b, Value k0, int64_t rows,
                             int64_t valid) {
-        packBlock(b, loc, rhs, buffer, p0, pEnd, k0, rows, valid);
-        scf::ForOp::create(
-            b, loc, p0, pEnd, index(b, loc, 1), ValueRange{},
-            [&](OpBuilder &b, Location, Value p, ValueRange) {
-              Value slot = arith::SubIOp::create(b, loc, p, p0);
-              Value n0 = arith::MulIOp::create(b, loc, p, index(b, loc, kBlock));
-              buildLoop(b, loc, M, kBlock, false, [&](OpBuilder &b, Value m) {
-                block(b, lhs, buffer, acc, zero, slot, m, n0, k0, rows);
+        buildLoop(b, loc, batch, 1, false, [&](OpBuilder &b, Value bi) {
+          Value a = matrixAt(b, loc, lhs, bi), c = matrixAt(b, loc, acc, bi);
+          packBlock(b, loc, matrixAt(b, loc, rhs, bi), buffer, p0, pEnd, k0, rows,
+                    valid);
+          scf::ForOp::create(
+              b, loc, p0, pEnd, index(b, loc, 1), ValueRange{},
+              [&](OpBuilder &b, Location, Value p, ValueRange) {
+                Value slot = arith::SubIOp::create(b, loc, p, p0);
+                Value n0 = arith::MulIOp::create(b, loc, p, index(b, loc, kBlock));
+                buildLoop(b, loc, M, kBlock, false, [&](OpBuilder &b, Value m) {
+                  block(b, a, buffer, c, zero, slot, m, n0, k0, rows);
+                });
+                scf::YieldOp::create(b, loc);
               });
-              scf::YieldOp::create(b, loc);
-            });
+        });
       };
       buildLoop(b, loc, fullBlocks * kc, kc, false, [&](OpBuilder &b, Value k0) {
         accumulate(b, k0, kc, kc);

@@ -374,10 +374,13 @@ def TadRowWindowMatmulsPass : Pass<"tad-row-window-matmuls"> {
     [rows, cols] with strides [stride, 1] (consecutive rows overlap where
     stride < cols; the view is only read); likewise with the roles swapped,
     `a` at (m, k) or (k, m) and `b` the buffer with {row, col} = {k, n}
-    (the view is B). That is the form of tad-to-linalg's
-    implicit-GEMM convolutions (one contraction per kernel row over the
-    input's positions in NHWC order, `stride` = channels; the window is B in
-    a bf16 weight gradient):
+    (the view is B). A generic over (batch, m, n, k) with `a` at (m, k) and
+    `b` the buffer read at `k · stride + n + batch · batchStride + offset`
+    becomes a `linalg.batch_matmul` of `a` broadcast over the batches (batch
+    stride 0) and a [batches, k, n] view of `b`. That is the form of
+    tad-to-linalg's implicit-GEMM convolutions (one contraction per kernel
+    row over the input's positions in NHWC order, `stride` = channels; the
+    bf16 weight gradient: all kernel rows in one batched contraction):
     `tad-vectorize-contractions` schedules the matmul, so a 3x3 convolution
     runs in the register-tiled kernel without an im2col copy of its input.
     Tensors cannot express the overlapping view, hence a buffer pass.

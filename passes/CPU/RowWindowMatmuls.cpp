@@ -155,6 +155,86 @@ LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp
   return success();
 }
 
+/// The coefficients of the single result of `map` over its dimensions and,
+/// last, its constant; nullopt for other maps (symbols, several results).
+std::optional<SmallVector<int64_t>> linearCoefficients(AffineMap map) {
+  SmallVector<int64_t> flat;
+  if (map.getNumResults() != 1 || map.getNumSymbols() != 0 ||
+      failed(getFlattenedAffineExpr(map.getResult(0), map.getNumDims(), 0, &flat)) ||
+      flat.size() != map.getNumDims() + 1)
+    return std::nullopt;
+  return flat;
+}
+
+/// `value` (a memref with static strides and offset) as `shape` with
+/// `strides`, the same offset.
+Value reinterpreted(RewriterBase &rewriter, Location loc, Value value,
+                    ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset) {
+  auto type = cast<MemRefType>(value.getType());
+  auto viewType = MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(rewriter.getContext(), offset, strides));
+  return memref::ReinterpretCastOp::create(rewriter, loc, viewType, value, offset, shape,
+                                           strides);
+}
+
+/// The batched form, loops (b, m, n, k): A a plain [M, K] operand at (m, k)
+/// shared by every batch, B a 1-D buffer read at k·stride + n +
+/// b·batchStride + offset (a bf16 convolution's weight gradient over all
+/// its kernel rows), as a linalg.batch_matmul of A broadcast over the
+/// batches (batch stride 0) and a [batches, K, N] view of B with strides
+/// [batchStride, stride, 1].
+LogicalResult rewriteBatchedWindowContraction(RewriterBase &rewriter,
+                                              linalg::GenericOp op) {
+  MLIRContext *ctx = op.getContext();
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 || op.hasDynamicShape() ||
+      !isMultiplyAdd(op))
+    return failure();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (llvm::any_of(ArrayRef(iterators).take_front(3),
+                   [](utils::IteratorType t) { return t != utils::IteratorType::parallel; }) ||
+      iterators[3] != utils::IteratorType::reduction)
+    return failure();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr bd, m, n, k;
+  bindDims(ctx, bd, m, n, k);
+  if (maps[0] != AffineMap::get(4, 0, {m, k}, ctx) ||
+      maps[2] != AffineMap::get(4, 0, {bd, m, n}, ctx))
+    return failure();
+  std::optional<SmallVector<int64_t>> flat = linearCoefficients(maps[1]);
+  if (!flat || (*flat)[0] < 0 || (*flat)[1] != 0 || (*flat)[2] != 1 || (*flat)[3] < 1 ||
+      (*flat)[4] < 0)
+    return failure();
+  int64_t batchStride = (*flat)[0], stride = (*flat)[3], offset = (*flat)[4];
+  Value lhs = op.getDpsInputOperand(0)->get(), flatB = op.getDpsInputOperand(1)->get();
+  auto lhsType = dyn_cast<MemRefType>(lhs.getType());
+  auto flatType = dyn_cast<MemRefType>(flatB.getType());
+  SmallVector<int64_t> lhsStrides, flatStrides;
+  int64_t lhsOffset, base;
+  if (!lhsType || lhsType.getRank() != 2 || !flatType || flatType.getRank() != 1 ||
+      failed(lhsType.getStridesAndOffset(lhsStrides, lhsOffset)) ||
+      failed(flatType.getStridesAndOffset(flatStrides, base)) || flatStrides[0] != 1 ||
+      llvm::any_of(lhsStrides, ShapedType::isDynamic) ||
+      ShapedType::isDynamic(lhsOffset) || ShapedType::isDynamic(base))
+    return failure();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t batches = bounds[0], M = bounds[1], N = bounds[2], K = bounds[3];
+  // Every element of B's view in the buffer (as the generic read it).
+  if (offset + (batches - 1) * batchStride + (K - 1) * stride + N > flatType.getDimSize(0))
+    return failure();
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value lhsView = reinterpreted(rewriter, loc, lhs, {batches, M, K},
+                                {0, lhsStrides[0], lhsStrides[1]}, lhsOffset);
+  Value rhsView = reinterpreted(rewriter, loc, flatB, {batches, K, N},
+                                {batchStride, stride, 1}, base + offset);
+  linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{lhsView, rhsView},
+                                ValueRange{op.getDpsInitOperand(0)->get()});
+  rewriter.eraseOp(op);
+  return success();
+}
+
 struct TadRowWindowMatmulsPass
     : tad::impl::TadRowWindowMatmulsPassBase<TadRowWindowMatmulsPass> {
   void runOnOperation() override {
@@ -162,7 +242,8 @@ struct TadRowWindowMatmulsPass
     getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics)
-      (void)rewriteWindowContraction(rewriter, op);
+      if (failed(rewriteWindowContraction(rewriter, op)))
+        (void)rewriteBatchedWindowContraction(rewriter, op);
   }
 };
 

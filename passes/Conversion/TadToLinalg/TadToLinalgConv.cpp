@@ -635,10 +635,12 @@ Value convolutionInputGradientAsGemm(OpBuilder &b, Location loc, Value grad, Val
 Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Value x,
                                       RankedTensorType wType, const ConvParams &p) {
   MLIRContext *ctx = b.getContext();
-  // bf16 operands swap the roles: gw^T[kh, f, k] = sum over t of
-  // g^T[f, t] · rows[t, k], the gradient in NCHW order read in place as A
-  // and the window rows as B, which the bf16 kernels pack as they read it;
-  // their A operand cannot be a transposed window without a copy of it.
+  // bf16 operands swap the roles, all kernel rows in one contraction:
+  // gw^T[kh, f, k] = sum over t of g^T[f, t] · rows[t + kh·Wp, k], the
+  // gradient in NCHW order read in place as A (the same for every kh) and
+  // the window rows of each kh as B, which the bf16 kernels pack as they
+  // read it (their A operand cannot be a transposed window without a copy);
+  // one pass over the positions serves all kernel rows.
   bool narrow = readAsBf16(grad, x, wType.getShape().take_front(2));
   Type element = wType.getElementType(), operand = typeOf(x).getElementType();
   int64_t F = wType.getDimSize(0), C = wType.getDimSize(1), KH = wType.getDimSize(2),
@@ -649,31 +651,42 @@ Value convolutionWeightGradientAsGemm(OpBuilder &b, Location loc, Value grad, Va
           T = N * Hp * Wp;
   Value rows = nhwcRows(b, loc, xp, KH, KW);
   Value zero = constF(b, loc, operand, 0.0);
-  Value g = narrow ? pad(b, loc, permuted(b, loc, grad, {1, 0, 2, 3}), {0, 0, 0, 0},
-                         {0, 0, KH - 1, KW - 1}, zero)
-                   : pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
-                         {0, KH - 1, KW - 1, 0}, zero);
-  g = reshape(b, loc, g, narrow ? SmallVector<int64_t>{F, T} : SmallVector<int64_t>{T, F});
-  SmallVector<int64_t> part = narrow ? SmallVector<int64_t>{F, K} : SmallVector<int64_t>{K, F};
-  auto sliceType = RankedTensorType::get(part, element);
-  Value gw = zeros(b, loc, RankedTensorType::get({KH, part[0], part[1]}, element));
+  if (narrow) {
+    Value gT = pad(b, loc, permuted(b, loc, grad, {1, 0, 2, 3}), {0, 0, 0, 0},
+                   {0, 0, KH - 1, KW - 1}, zero);
+    gT = reshape(b, loc, gT, {F, T});
+    // Loops (kh, f, k, t).
+    AffineExpr kh, f, k, t;
+    bindDims(ctx, kh, f, k, t);
+    Value gw = generic(b, loc, ValueRange{gT, rows},
+                       zeros(b, loc, RankedTensorType::get({KH, F, K}, element)),
+                       {AffineMap::get(4, 0, {f, t}, ctx),
+                        AffineMap::get(4, 0, t * C + k + kh * (Wp * C), ctx),
+                        AffineMap::get(4, 0, {kh, f, k}, ctx)},
+                       {Iter::parallel, Iter::parallel, Iter::parallel, Iter::reduction},
+                       multiplyAdd)[0];
+    // [KH, F, KW, C] -> [F, C, KH, KW].
+    return permuted(b, loc, reshape(b, loc, gw, {KH, F, KW, C}), {1, 3, 0, 2});
+  }
+  Value g = pad(b, loc, permuted(b, loc, grad, {0, 2, 3, 1}), {0, 0, 0, 0},
+                {0, KH - 1, KW - 1, 0}, zero);
+  g = reshape(b, loc, g, {T, F});
+  auto sliceType = RankedTensorType::get({K, F}, element);
+  Value gw = zeros(b, loc, RankedTensorType::get({KH, K, F}, element));
   for (int64_t kh = 0; kh < KH; ++kh) {
     SmallVector<OpFoldResult> offsets{b.getIndexAttr(kh), b.getIndexAttr(0),
                                       b.getIndexAttr(0)},
-        sizes{b.getIndexAttr(1), b.getIndexAttr(part[0]), b.getIndexAttr(part[1])},
+        sizes{b.getIndexAttr(1), b.getIndexAttr(K), b.getIndexAttr(F)},
         strides(3, b.getIndexAttr(1));
     Value init = tensor::ExtractSliceOp::create(b, loc, sliceType, gw, offsets, sizes, strides);
-    AffineMap window = windowRowMap(ctx, 2, narrow ? 1 : 0, C, kh * Wp * C);
-    // Loops (f, k, t) with bf16 operands, else (k, f, t).
-    Value sum = generic(b, loc, narrow ? ValueRange{g, rows} : ValueRange{rows, g}, init,
-                        {narrow ? dimsMap(ctx, 3, {0, 2}) : window,
-                         narrow ? window : dimsMap(ctx, 3, {2, 1}), dimsMap(ctx, 3, {0, 1})},
-                        {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
-    gw = tensor::InsertSliceOp::create(b, loc, sum, gw, offsets, sizes, strides);
+    // Loops (k, f, t).
+    Value part = generic(b, loc, ValueRange{rows, g}, init,
+                         {windowRowMap(ctx, 2, 0, C, kh * Wp * C), dimsMap(ctx, 3, {2, 1}),
+                          dimsMap(ctx, 3, {0, 1})},
+                         {Iter::parallel, Iter::parallel, Iter::reduction}, multiplyAdd)[0];
+    gw = tensor::InsertSliceOp::create(b, loc, part, gw, offsets, sizes, strides);
   }
-  // [KH, F, KW, C] (bf16) or [KH, KW, C, F] -> [F, C, KH, KW].
-  if (narrow)
-    return permuted(b, loc, reshape(b, loc, gw, {KH, F, KW, C}), {1, 3, 0, 2});
+  // [KH, KW, C, F] -> [F, C, KH, KW].
   return permuted(b, loc, reshape(b, loc, gw, {KH, KW, C, F}), {3, 2, 0, 1});
 }
 

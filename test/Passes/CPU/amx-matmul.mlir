@@ -141,3 +141,24 @@ func.func @streamed(%a: memref<64x8200xbf16>, %b: memref<8200x64xbf16>, %c: memr
   linalg.matmul ins(%a, %b : memref<64x8200xbf16>, memref<8200x64xbf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// Streaming a batch_matmul whose A is shared by the batches (batch stride
+// 0: a bf16 convolution's weight gradient over its kernel rows): inside
+// each block of rows of B, the batches one after the other, each packing
+// its own B block (A's block stays in L2 for all of them).
+// CHECK-LABEL: func.func @streamed_batches
+// CHECK: scf.parallel
+// CHECK: memref.alloc() : memref<1x1x2720x64xbf16>
+// CHECK: scf.for %[[BATCH:.*]] = %c0 to %c3 step %c1
+// CHECK: memref.subview %arg0[%[[BATCH]], 0, 0] [1, 64, 8320] [1, 1, 1] : memref<3x64x8320xbf16, strided<[0, 8320, 1]>> to memref<64x8320xbf16, strided<[8320, 1]>>
+// CHECK: memref.subview %arg2[%[[BATCH]], 0, 0]
+// CHECK: vector.load %arg1[%[[BATCH]], 
+// CHECK: vector.interleave
+// CHECK: amx.tile_mulf
+// CHECK-NOT: linalg.batch_matmul
+func.func @streamed_batches(%a: memref<3x64x8320xbf16, strided<[0, 8320, 1]>>, %b: memref<3x8320x64xbf16>, %c: memref<3x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x64x8320xbf16, strided<[0, 8320, 1]>>, memref<3x8320x64xbf16>) outs(%c : memref<3x64x64xf32>)
+  return
+}

@@ -189,3 +189,52 @@ func.func @window_rhs_over_m(%g: memref<36x2xf32>, %rows: memref<200xf32>, %out:
   }
   return
 }
+
+// -----
+
+// The batched form (a bf16 weight gradient over its 3 kernel rows):
+// gw[b, f, k] += g[f, t] · rows[t·4 + k + b·24]: a linalg.batch_matmul of
+// g broadcast over the batches (stride 0) and a [3, 36, 12] view of the rows
+// with strides [24, 4, 1].
+// CHECK-LABEL: func.func @batched_rows(
+//       CHECK:   %[[A:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [3, 2, 36], strides: [0, 36, 1] : memref<2x36xbf16> to memref<3x2x36xbf16, strided<[0, 36, 1]>>
+//       CHECK:   %[[B:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [3, 36, 12], strides: [24, 4, 1] : memref<200xbf16> to memref<3x36x12xbf16, strided<[24, 4, 1]>>
+//       CHECK:   linalg.batch_matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%arg2 : memref<3x2x12xf32>)
+//   CHECK-NOT:   linalg.generic
+func.func @batched_rows(%g: memref<2x36xbf16>, %rows: memref<200xbf16>, %out: memref<3x2x12xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d3 * 4 + d2 + d0 * 24)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g, %rows : memref<2x36xbf16>, memref<200xbf16>) outs(%out : memref<3x2x12xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ea, %eb : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A transposed A (at (k, m)) is not the batched form: left alone.
+// CHECK-LABEL: func.func @batched_transposed_lhs(
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   linalg.batch_matmul
+func.func @batched_transposed_lhs(%g: memref<36x2xbf16>, %rows: memref<200xbf16>, %out: memref<3x2x12xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d3 * 4 + d2 + d0 * 24)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%g, %rows : memref<36x2xbf16>, memref<200xbf16>) outs(%out : memref<3x2x12xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %c: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ea, %eb : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
