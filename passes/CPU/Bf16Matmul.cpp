@@ -105,17 +105,16 @@ Value matrixAt(OpBuilder &b, Location loc, Value value, Value batch) {
 /// for c in [0, 32): a B tile is 16 consecutive rows of 32 elements of one
 /// panel.
 Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t batch,
-                     int64_t K, int64_t N, bool parallel) {
+                     int64_t K, int64_t N, bool parallelBatches,
+                     bool parallelRows) {
   Type bf16 = b.getBF16Type(), i16 = b.getI16Type();
   auto packedType =
       MemRefType::get({batch, N / kBlock, K / 2, 2 * kBlock}, bf16);
   Value packed = memref::AllocOp::create(b, loc, packedType);
   constexpr int64_t lanes = 16;
-  buildLoop(b, loc, batch, 1, parallel && batch > 1, [&](OpBuilder &b,
-                                                         Value bi) {
+  buildLoop(b, loc, batch, 1, parallelBatches, [&](OpBuilder &b, Value bi) {
     Value matrix = matrixAt(b, loc, rhs, bi);
-    buildLoop(b, loc, K / 2, 1, parallel && batch == 1, [&](OpBuilder &nb,
-                                                            Value kk) {
+    buildLoop(b, loc, K / 2, 1, parallelRows, [&](OpBuilder &nb, Value kk) {
       Value row0 = arith::MulIOp::create(nb, loc, kk, index(nb, loc, 2));
       Value row1 = arith::AddIOp::create(nb, loc, row0, index(nb, loc, 1));
       for (int64_t n = 0; n < N; n += lanes) {
@@ -560,14 +559,20 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.eraseOp(op);
     return success();
   }
-  Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N, parallel);
+  // Batches run in parallel where they split evenly over the cores or are
+  // many (a batch of 3 on 2 cores would leave one idle for a third of the
+  // time: a 3x3 convolution's kernel rows), else the row blocks of each.
+  bool parallelBatches = parallel && batch > 1 &&
+                         (batch % std::max<int64_t>(cores, 1) == 0 ||
+                          batch >= 4 * cores);
+  bool parallelRows = parallel && !parallelBatches;
+  Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N,
+                                parallelBatches, parallelRows);
   temporaries.push_back(packed);
-  // Batches run in parallel where there are several, else row blocks.
-  bool parallelRows = parallel && batch == 1;
   int64_t rows = rowBlock(M, K, l2Bytes, parallelRows ? cores : 1);
 
-  buildLoop(rewriter, loc, batch, 1, parallel && batch > 1, [&](OpBuilder &b,
-                                                                Value bi) {
+  buildLoop(rewriter, loc, batch, 1, parallelBatches, [&](OpBuilder &b,
+                                                          Value bi) {
     Value a = matrixAt(b, loc, lhs, bi), c = matrixAt(b, loc, acc, bi);
     buildLoop(b, loc, M, rows, parallelRows, [&](OpBuilder &b, Value m0) {
       buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &b, Value n0) {
