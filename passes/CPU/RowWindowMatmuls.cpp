@@ -83,6 +83,21 @@ bool isMultiplyAdd(linalg::GenericOp op) {
          ((lhs == a && rhs == b) || (lhs == b && rhs == a));
 }
 
+/// Whether `op` is a multiply-add on static buffers over `loops` loops, all
+/// parallel but the last, a reduction: two inputs and one output.
+bool isContraction(linalg::GenericOp op, unsigned loops) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != loops || op.hasDynamicShape() ||
+      !isMultiplyAdd(op))
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return llvm::all_of(ArrayRef(iterators).drop_back(),
+                      [](utils::IteratorType t) {
+                        return t == utils::IteratorType::parallel;
+                      }) &&
+         iterators.back() == utils::IteratorType::reduction;
+}
+
 /// The generic as a linalg.matmul in which one operand, a 1-D buffer read at
 /// row·stride + col + offset, is a [rows, cols] view with strides [stride, 1]
 /// (rows overlap where stride < cols): A with {row, col} = {m, k}, or B with
@@ -90,14 +105,7 @@ bool isMultiplyAdd(linalg::GenericOp op) {
 /// not such a contraction.
 LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 3 || op.hasDynamicShape() ||
-      !isMultiplyAdd(op))
-    return failure();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[0] != utils::IteratorType::parallel ||
-      iterators[1] != utils::IteratorType::parallel ||
-      iterators[2] != utils::IteratorType::reduction)
+  if (!isContraction(op, 3))
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineExpr m, n, k;
@@ -187,14 +195,7 @@ Value reinterpreted(RewriterBase &rewriter, Location loc, Value value,
 LogicalResult rewriteBatchedWindowContraction(RewriterBase &rewriter,
                                               linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 || op.hasDynamicShape() ||
-      !isMultiplyAdd(op))
-    return failure();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (llvm::any_of(ArrayRef(iterators).take_front(3),
-                   [](utils::IteratorType t) { return t != utils::IteratorType::parallel; }) ||
-      iterators[3] != utils::IteratorType::reduction)
+  if (!isContraction(op, 4))
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineExpr bd, m, n, k;

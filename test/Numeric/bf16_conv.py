@@ -7,7 +7,6 @@ sizes are whole blocks of 32 the products read the bf16 operands and sum in
 f32, as the widened convolution would (the others run widened): the bf16
 results are within 2^-8 of the reference's largest magnitude (one rounding
 of the output, the f32 sums in any order)."""
-import os
 import sys
 
 import numpy as np
@@ -16,6 +15,7 @@ import torch.nn.functional as F
 
 import conv_check
 import tad
+from bf16_kernels import close, kernels, pinned
 from tad import bf16_bits_to_float32 as to_f32, float32_to_bf16_bits as to_bf16
 
 CASES = [  # (input shape, output channels, kernel, stride, padding, groups, bias)
@@ -32,40 +32,14 @@ CASES = [  # (input shape, output channels, kernel, stride, padding, groups, bia
      {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}),
 ]
 
-# kernel: (TAD_HOST_AMX, TAD_HOST_BF16_DOT, the CPU flag it needs)
-KERNELS = {"vector": ("0", "0", None), "amx": ("1", "0", "amx_bf16"),
-           "dot": ("0", "1", "avx512_bf16")}
-
-
-def host_flags():
-    try:
-        return open("/proc/cpuinfo").read().split()
-    except OSError:
-        return []
-
-
-def close(got, want, what, failures):
-    got = to_f32(got).astype(np.float64)
-    err = float(np.max(np.abs(got - want))) if got.shape == want.shape else float("inf")
-    scale = float(np.max(np.abs(want)))
-    ok = err <= 2.0 ** -8 * scale
-    print(f"{'PASS' if ok else 'FAIL'} {what}: max error {err:.3g} (scale {scale:.3g})")
-    if not ok:
-        failures.append(what)
+MASKS = ((1, 1, 1), (1, 0, 0), (0, 1, 1))
 
 
 def main():
     rng = np.random.default_rng(0)
     failures = []
-    flags = host_flags()
-    for kernel, (amx, dot, flag) in KERNELS.items():
-        if flag and flag not in flags:
-            print(f"SKIP {kernel}: the host has no {flag}")
-            continue
-        os.environ["TAD_HOST_AMX"] = amx
-        os.environ["TAD_HOST_BF16_DOT"] = dot
-        for xs, f, k, stride, padding, groups, has_bias, *pinned in CASES:
-            pinned = pinned[0] if pinned else {}
+    for kernel in kernels():
+        for xs, f, k, stride, padding, groups, has_bias, *machine in CASES:
             ws = (f, xs[1] // groups) + k
             x, w, b = (to_bf16(rng.standard_normal(s).astype(np.float32))
                        for s in (xs, ws, ws[:1]))
@@ -90,20 +64,18 @@ def main():
             # -O1 (im2col everywhere) once: its products are not the kernels'.
             for opt in ((1, 3) if kernel == "vector" else (3,)):
                 what = f"{name} {kernel} -O{opt}"
-                os.environ.update(pinned)
-                close(tad.compile(fwd, opt_level=opt).f(*args), ref.detach().numpy(),
-                      what + " forward", failures)
-                for mask in ((1, 1, 1), (1, 0, 0), (0, 1, 1)):
-                    src = conv_check.BACKWARD.format(
+                with pinned(machine[0] if machine else {}):
+                    forward = tad.compile(fwd, opt_level=opt)
+                    backward = {mask: tad.compile(conv_check.BACKWARD.format(
                         attrs=conv_check.attrs(2, stride, padding, (1, 1), groups, mask),
-                        **types)
-                    got = tad.compile(src, opt_level=opt).f(g, x, w)
+                        **types), opt_level=opt) for mask in MASKS}
+                close(forward.f(*args), ref.detach().numpy(), what + " forward", failures)
+                for mask in MASKS:
+                    got = backward[mask].f(g, x, w)
                     tag = "".join(map(str, mask))
                     for i, (m, a, r) in enumerate(zip(mask, got, want)):
                         close(a, r if m else np.zeros(r.shape),
                               f"{what} backward {tag} result {i}", failures)
-                for var in pinned:
-                    del os.environ[var]
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -12,6 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "runtime", "python"))
 import tad  # noqa: E402
+from bf16_kernels import close, kernels, pinned  # noqa: E402
 from tad import bf16_bits_to_float32 as to_f32, float32_to_bf16_bits as to_bf16  # noqa: E402
 
 PROGRAMS = {
@@ -58,38 +59,10 @@ func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x
 PINNED = {"mm_long_k": {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}}
 
 
-def host_flags():
-    try:
-        return open("/proc/cpuinfo").read().split()
-    except OSError:
-        return []
-
-
-# kernel: (TAD_HOST_AMX, TAD_HOST_BF16_DOT, the CPU flag it needs)
-KERNELS = {"vector": ("0", "0", None), "amx": ("1", "0", "amx_bf16"),
-           "dot": ("0", "1", "avx512_bf16")}
-
-
-def close(got, want, what, failures):
-    got = to_f32(got).astype(np.float64)
-    err = float(np.max(np.abs(got - want)))
-    scale = float(np.max(np.abs(want)))
-    ok = err <= 2.0 ** -8 * scale
-    print(f"{'PASS' if ok else 'FAIL'} {what}: max error {err:.3g} (scale {scale:.3g})")
-    if not ok:
-        failures.append(what)
-
-
 def main():
     rng = np.random.default_rng(0)
     failures = []
-    flags = host_flags()
-    for kernel, (amx, dot, flag) in KERNELS.items():
-        if flag and flag not in flags:
-            print(f"SKIP {kernel}: the host has no {flag}")
-            continue
-        os.environ["TAD_HOST_AMX"] = amx
-        os.environ["TAD_HOST_BF16_DOT"] = dot
+    for kernel in kernels():
         for name, (text, shapes, ref) in PROGRAMS.items():
             args = [to_bf16(rng.standard_normal(s).astype(np.float32)) for s in shapes]
             values = [to_f32(a).astype(np.float64) for a in args]
@@ -99,10 +72,8 @@ def main():
             # The VJP of a product: the cotangent times the other operand,
             # transposed; through tad.t for the transposed programs.
             for opt in (0, 3):
-                os.environ.update(PINNED.get(name, {}))
-                m = tad.compile(text, vjp="f", opt_level=opt)
-                for var in PINNED.get(name, {}):
-                    del os.environ[var]
+                with pinned(PINNED.get(name, {})):
+                    m = tad.compile(text, vjp="f", opt_level=opt)
                 what = f"{name} {kernel} -O{opt}"
                 close(m.f(*args), want, what + " forward", failures)
                 res = m.f_vjp(*args, ct)

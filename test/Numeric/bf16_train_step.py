@@ -40,6 +40,22 @@ def model():
     return torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
 
 
+def sgd_steps_apart(m, x, y, loss_fn, lr, steps=5):
+    """The largest difference between the parameters after `steps` SGD
+    steps of tad's bf16 step and of PyTorch under autocast, from the same
+    start."""
+    step = tad.compile_train_step(m, x, y, loss_fn, tad.SGD(lr=lr), precision="bf16")
+    sgd = torch.optim.SGD(m.parameters(), lr=lr)
+    for _ in range(steps):
+        step(x.numpy(), y.numpy())
+        sgd.zero_grad()
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss_fn(m(x), y).backward()
+        sgd.step()
+    return max(float(np.max(np.abs(np.asarray(a) - p.detach().numpy())))
+               for a, p in zip(step.params, m.parameters()))
+
+
 def bf(t):  # one rounding to bf16, kept as float64
     return t.double().bfloat16().double()
 
@@ -87,17 +103,7 @@ def main():
     check(all(np.array_equal(a, b) for a, b in zip(grads[0], grads[3])),
           "-O0 and -O3 gradients are identical")
 
-    m = model()
-    step = tad.compile_train_step(m, x, y, loss_fn, tad.SGD(lr=0.1), precision="bf16")
-    opt = torch.optim.SGD(m.parameters(), lr=0.1)
-    for _ in range(5):
-        step(x.numpy(), y.numpy())
-        opt.zero_grad()
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            loss_fn(m(x), y).backward()
-        opt.step()
-    diff = max(float(np.max(np.abs(np.asarray(a) - p.detach().numpy())))
-               for a, p in zip(step.params, m.parameters()))
+    diff = sgd_steps_apart(model(), x, y, loss_fn, lr=0.1)
     check(diff <= 1e-3, f"five SGD steps within 1e-3 of PyTorch's parameters (max diff {diff:.3g})")
     conv_bn()
     print(f"{len(failures)} failed")
@@ -143,17 +149,7 @@ def conv_bn():
             check(err <= 2.0 ** -6, f"conv+BN -O{opt} {name} close to PyTorch's "
                   f"(relative {err:.3g})")
 
-    m = conv_model()
-    step = tad.compile_train_step(m, x, y, loss_fn, tad.SGD(lr=0.05), precision="bf16")
-    sgd = torch.optim.SGD(m.parameters(), lr=0.05)
-    for _ in range(5):
-        step(x.numpy(), y.numpy())
-        sgd.zero_grad()
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            loss_fn(m(x), y).backward()
-        sgd.step()
-    diff = max(float(np.max(np.abs(np.asarray(a) - p.detach().numpy())))
-               for a, p in zip(step.params, m.parameters()))
+    diff = sgd_steps_apart(conv_model(), x, y, loss_fn, lr=0.05)
     check(diff <= 2e-3, f"conv+BN five SGD steps within 2e-3 of PyTorch's parameters "
           f"(max diff {diff:.3g})")
 
