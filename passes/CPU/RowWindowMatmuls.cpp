@@ -98,6 +98,18 @@ bool isContraction(linalg::GenericOp op, unsigned loops) {
          iterators.back() == utils::IteratorType::reduction;
 }
 
+/// `value` (a memref with static strides and offset) as `shape` with
+/// `strides`, the same offset.
+Value reinterpreted(RewriterBase &rewriter, Location loc, Value value,
+                    ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset) {
+  auto type = cast<MemRefType>(value.getType());
+  auto viewType = MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(rewriter.getContext(), offset, strides));
+  return memref::ReinterpretCastOp::create(rewriter, loc, viewType, value, offset, shape,
+                                           strides);
+}
+
 /// The generic as a linalg.matmul in which one operand, a 1-D buffer read at
 /// row·stride + col + offset, is a [rows, cols] view with strides [stride, 1]
 /// (rows overlap where stride < cols): A with {row, col} = {m, k}, or B with
@@ -145,12 +157,8 @@ LogicalResult rewriteWindowContraction(RewriterBase &rewriter, linalg::GenericOp
   if (w->offset + (rows - 1) * w->stride + cols > flatType.getDimSize(0))
     return failure();
   rewriter.setInsertionPoint(op);
-  auto viewType = MemRefType::get(
-      {rows, cols}, flatType.getElementType(),
-      StridedLayoutAttr::get(ctx, base + w->offset, {w->stride, 1}));
-  Value view = memref::ReinterpretCastOp::create(
-      rewriter, op.getLoc(), viewType, flat, base + w->offset,
-      ArrayRef<int64_t>{rows, cols}, ArrayRef<int64_t>{w->stride, 1});
+  Value view = reinterpreted(rewriter, op.getLoc(), flat, {rows, cols}, {w->stride, 1},
+                             base + w->offset);
   maps[window] = AffineMap::get(
       3, 0, {getAffineDimExpr(w->row, ctx), getAffineDimExpr(w->col, ctx)}, ctx);
   SmallVector<Value> inputs{op.getDpsInputOperand(0)->get(),
@@ -172,18 +180,6 @@ std::optional<SmallVector<int64_t>> linearCoefficients(AffineMap map) {
       flat.size() != map.getNumDims() + 1)
     return std::nullopt;
   return flat;
-}
-
-/// `value` (a memref with static strides and offset) as `shape` with
-/// `strides`, the same offset.
-Value reinterpreted(RewriterBase &rewriter, Location loc, Value value,
-                    ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, int64_t offset) {
-  auto type = cast<MemRefType>(value.getType());
-  auto viewType = MemRefType::get(
-      shape, type.getElementType(),
-      StridedLayoutAttr::get(rewriter.getContext(), offset, strides));
-  return memref::ReinterpretCastOp::create(rewriter, loc, viewType, value, offset, shape,
-                                           strides);
 }
 
 /// The batched form, loops (b, m, n, k): A a plain [M, K] operand at (m, k)
