@@ -39,6 +39,12 @@ static void addTensorOptimizations(OpPassManager &pm,
     pm.addPass(tad::createTadAccumulateProductsPass());
     addCleanups(pm);
   }
+  // Transposes past narrowing casts and into products (weight gradients in
+  // the weight's layout), before fusion joins what they separated.
+  if (options.optLevel >= 2) {
+    pm.addPass(tad::createTadPropagateTransposesPass());
+    addCleanups(pm);
+  }
   // Fuses producer/consumer elementwise linalg ops: fewer temporaries; never
   // into a matmul (tad-vectorize-contractions schedules those).
   pm.addPass(tad::createTadFuseElementwisePass());

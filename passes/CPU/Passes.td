@@ -305,6 +305,28 @@ def TadAccumulateProductsPass : Pass<"tad-accumulate-products"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TadPropagateTransposesPass : Pass<"tad-propagate-transposes"> {
+  let summary = "Move matrix transposes past narrowing casts and into products";
+  let description = [{
+    On tensors, before elementwise fusion. Two rewrites of 2-D
+    `linalg.transpose` ops, and `transpose(transpose(x))` -> `x`:
+    - an elementwise op that narrows the element (an f32 -> bf16 cast) of
+      a transpose only it reads runs before the transpose, which then moves
+      half the bytes; a weight transposed for the forward product and cast
+      in mixed precision, then transposed back for the backward one, is
+      cast once and never transposed;
+    - `transpose(f(A @ B))`, for a chain `f` of elementwise ops (possibly
+      none) each read only by the next, is `f(B^T @ A^T)` with both
+      operands read through swapped indexing maps: the weight gradient of
+      `x @ W^T` (`transpose(x^T @ dY)`, rounded to bf16 and back in between
+      in mixed precision) is computed in W's layout, with no transposed
+      copy of the gradient.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
   let summary = "Read a transposed A operand of a matmul in place";
   let description = [{
