@@ -27,10 +27,15 @@ bool isMatrixTranspose(linalg::TransposeOp op) {
          cast<RankedTensorType>(op.getInput().getType()).hasStaticShape();
 }
 
-/// The sole input of an all-parallel 2-D elementwise generic on tensors
-/// (identity maps, one result, its init not read), or null.
+/// The sole input of an all-parallel 2-D elementwise generic on tensors of
+/// integers or floats (identity maps, one result, its init not read), or
+/// null.
 Value elementwiseInput(linalg::GenericOp op) {
+  auto isIntOrFloatTensor = [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isIntOrFloat();
+  };
   if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      !llvm::all_of(op->getOperands(), isIntOrFloatTensor) ||
       op.getNumDpsInits() != 1 || op.getNumLoops() != 2 ||
       op.getNumParallelLoops() != 2 ||
       !llvm::all_of(op.getIndexingMapsArray(),

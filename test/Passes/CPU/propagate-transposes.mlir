@@ -34,8 +34,7 @@ func.func @cast_then_transpose(%w: tensor<512x784xf32>)
 
 // -----
 
-// An elementwise op that does not narrow (or a transpose read twice) stays
-// after the transpose.
+// An elementwise op that does not narrow stays after the transpose.
 // CHECK-LABEL: func.func @widening_stays(
 //       CHECK:   linalg.transpose
 //       CHECK:   linalg.generic
