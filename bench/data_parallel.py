@@ -5,8 +5,12 @@ process (docs/distributed.md, "Measured").
     mpirun -np R ... python3 bench/data_parallel.py --dp # R ranks, batch / R each
 
 The model is the demo's MLP (64-128-10, ReLU, cross-entropy, Adam, f32)
-with a global batch of --batch samples (default 256). Prints the median
-step time over --steps steps after --warmup, on rank 0.
+with a global batch of --batch samples (default 256); --hidden and
+--layers (hidden layers, default 1) make it wider and deeper, so that its
+gradients fill several buckets of --bucket-bytes (the overlap of their
+all-reduces with the backward pass: compare TAD_COLLECTIVE_OVERLAP=0 and
+1). Prints the median step time over --steps steps after --warmup, on
+rank 0.
 """
 import argparse
 import os
@@ -28,6 +32,7 @@ def main():
     ap.add_argument("--dp", action="store_true")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=1)
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--bucket-bytes", type=int, default=tad.train.DEFAULT_BUCKET_BYTES)
@@ -35,8 +40,10 @@ def main():
     rank, size = tad.data_parallel_rank() if args.dp else (0, 1)
     part = args.batch // size
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(64, args.hidden), nn.ReLU(),
-                          nn.Linear(args.hidden, 10))
+    layers = [nn.Linear(64, args.hidden), nn.ReLU()]
+    for _ in range(args.layers - 1):
+        layers += [nn.Linear(args.hidden, args.hidden), nn.ReLU()]
+    model = nn.Sequential(*layers, nn.Linear(args.hidden, 10))
     g = torch.Generator().manual_seed(rank)
     x = torch.randn(part, 64, generator=g)
     y = torch.randint(0, 10, (part,), generator=g)

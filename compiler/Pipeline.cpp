@@ -223,6 +223,9 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                     const CpuPipelineOptions &options) {
   buildEntryPointsPipeline(pm);
   addTensorOptimizations(pm, options);
+  // Collectives start as soon as their buckets are complete, at every
+  // level (-O0 and -O3 run the same schedule of collectives).
+  pm.addNestedPass<func::FuncOp>(tad::createTadOverlapCollectivesPass());
   buildBufferizationPipeline(pm);
   // Exported dynamic memrefs: their sizes as arguments, their data as bare
   // pointers (the GPU target refuses dynamic signatures).

@@ -38,6 +38,9 @@ LogicalResult AllReduceOp::verify() {
   if (reduction != "sum" && reduction != "mean")
     return emitOpError("reduction must be \"sum\" or \"mean\", got \"")
            << reduction << "\"";
+  if (static_cast<int64_t>(getFirstBucketBytes()) <= 0)
+    return emitOpError("first_bucket_bytes must be positive, got ")
+           << static_cast<int64_t>(getFirstBucketBytes());
   return verifyCollective(*this, static_cast<int64_t>(getBucketBytes()));
 }
 

@@ -21,17 +21,21 @@ def Tad_AllReduceOp : Tad_Op<"all_reduce"> {
     Every rank passes tensors of the same types; result `i` is the
     elementwise sum (`reduction = "sum"`) or mean (`"mean"`, the sum divided
     by the number of ranks) of operand `i` over the ranks, on every rank.
-    The operands are packed into contiguous buckets of at most
-    `bucket_bytes` bytes (default 25 MiB, PyTorch DDP's cap; a tensor larger
-    than that is a bucket of its own), one per element type, and each bucket
-    is one MPI_Allreduce. Before each bucket, the ranks compare its size and
-    a hash of the operand types, so a rank whose program differs fails
+    The operands are packed, in the order they are computed, into
+    contiguous buckets of at most `bucket_bytes` bytes (default 25 MiB,
+    PyTorch DDP's cap; a tensor larger than that is a bucket of its own),
+    the first of at most `first_bucket_bytes` (default 1 MiB, DDP's first
+    bucket; `bucket_bytes` if smaller), per element type, and each bucket
+    is one MPI_Allreduce, started as soon as its tensors are computed and
+    waited for at the op. Before each bucket, the ranks compare its size
+    and a hash of the operand types, so a rank whose program differs fails
     with an error on every rank instead of hanging. Example:
     `%a, %b = tad.all_reduce %g0, %g1 {reduction = "mean"} : (tensor<4x3xf64>, tensor<3xf64>) -> (tensor<4x3xf64>, tensor<3xf64>)`
   }];
   let arguments = (ins Variadic<Tad_FloatTensor>:$inputs,
                        DefaultValuedAttr<StrAttr, "\"sum\"">:$reduction,
-                       DefaultValuedAttr<I64Attr, "26214400">:$bucket_bytes);
+                       DefaultValuedAttr<I64Attr, "26214400">:$bucket_bytes,
+                       DefaultValuedAttr<I64Attr, "1048576">:$first_bucket_bytes);
   let results = (outs Variadic<Tad_FloatTensor>:$results);
   let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, $results)";
   let hasVerifier = 1;

@@ -327,6 +327,24 @@ def TadPropagateTransposesPass : Pass<"tad-propagate-transposes"> {
   ];
 }
 
+def TadOverlapCollectivesPass
+    : Pass<"tad-overlap-collectives", "::mlir::func::FuncOp"> {
+  let summary = "Start each bucket's collective as soon as its tensors exist";
+  let description = [{
+    On tensors, after tad-to-linalg and the tensor optimizations. Each call
+    `_tad_mpi_start_*` (a bucket of `tad.all_reduce` or
+    `tad.broadcast_from`) moves up, with the packing of its bucket and its
+    result buffer, to right after the last op computing the bucket's
+    tensors, never past another collective (nor a call of a function
+    that might hold one), so that every rank runs its collectives in one
+    order. It may pass run-time checks: when one fails, the runtime waits
+    for the collective in flight before the call ends. Its wait stays where
+    the collective was: the runtime's
+    communication thread reduces the bucket while the rest of the backward
+    pass computes, as PyTorch DDP's gradient buckets.
+  }];
+}
+
 def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
   let summary = "Read a transposed A operand of a matmul in place";
   let description = [{

@@ -55,3 +55,11 @@ func.func @integer(%a: tensor<3xi64>) {
   %0 = tad.all_reduce %a : (tensor<3xi64>) -> tensor<3xi64>
   return
 }
+
+// -----
+
+func.func @first_bucket_bytes(%a: tensor<3xf64>) {
+  // expected-error @+1 {{'tad.all_reduce' op first_bucket_bytes must be positive, got -1}}
+  %0 = tad.all_reduce %a {first_bucket_bytes = -1} : (tensor<3xf64>) -> tensor<3xf64>
+  return
+}

@@ -1,22 +1,29 @@
 //===- TadToLinalgCollectives.cpp - collectives to runtime calls ----------===//
 //
 // tad.all_reduce and tad.broadcast_from (TadCollectiveOps.td) become calls
-// of the runtime's MPI layer (runtime/src/cpu/mpi.c):
+// of the runtime's MPI layer (runtime/src/cpu/mpi.c), a start and a wait
+// per bucket:
 //
-//   void _tad_mpi_collective(i64 kind, i64 dtype, i64 root, i64 signature,
-//                            i64 bucket, memref<*xT> in, memref<*xT> out)
+//   i64 _tad_mpi_start_T(i64 kind, i64 dtype, i64 root, i64 signature,
+//                        i64 bucket, memref<*xT> in, memref<*xT> out)
+//   _tad_mpi_wait_T(i64 handle, memref<*xT> out)
 //
 // with `kind` 0 (sum), 1 (mean) or 2 (broadcast from `root`), `dtype` the
-// tad_dtype of T. The operands are grouped by element type and, in
-// operand order, packed into buckets of at most `bucket_bytes` bytes (a
-// tensor larger than that is a bucket of its own): each bucket is one 1-D
-// tensor built with tensor.insert_slice of the flattened operands (the
-// fusion buffer; a bucket of one operand is just that operand, flattened),
-// reduced by one call into a fresh buffer, and sliced back into the
-// results. `signature` is a hash of the op, its reduction and every operand
-// type, so that the runtime can tell ranks running different programs
-// apart (it compares the signature, the bucket index and its size across
-// ranks before each bucket). tad.barrier becomes `_tad_mpi_barrier()`.
+// tad_dtype of T. The operands are grouped by element type and, in the
+// order they are computed (a backward pass's last layers first, as DDP's
+// buckets), packed into buckets: the first of at most `first_bucket_bytes`
+// (so that communication starts early), the others of at most
+// `bucket_bytes` (a tensor larger than that is a bucket of its own). Each
+// bucket is one 1-D tensor built with tensor.insert_slice of the flattened
+// operands (the fusion buffer; a bucket of one operand is just that
+// operand, flattened), started into a fresh buffer; after every start, the
+// waits, and the buffers sliced back into the results.
+// tad-overlap-collectives (passes/CPU) then moves each start up to where its
+// bucket is complete. `signature` is a hash of the op, its reduction and
+// every operand type, so that the runtime can tell ranks running different
+// programs apart (it compares the signature, the bucket index and its size
+// across ranks before each bucket). tad.barrier becomes
+// `_tad_mpi_barrier()`.
 //
 // With `runtime-calls=false` (the GPU target) the ops are rejected with a
 // located error.
@@ -33,13 +40,16 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tad;
 using namespace mlir::tad::lowering;
 
 namespace {
 
-constexpr StringLiteral kCollectiveFn = "_tad_mpi_collective";
+constexpr StringLiteral kStartFn = "_tad_mpi_start";
+constexpr StringLiteral kWaitFn = "_tad_mpi_wait";
 constexpr StringLiteral kBarrierFn = "_tad_mpi_barrier";
 
 enum CollectiveKind : int64_t { kSum = 0, kMean = 1, kBroadcast = 2 };
@@ -105,9 +115,19 @@ Value unflatten(OpBuilder &b, Location loc, Value flat, RankedTensorType type) {
                                        ArrayRef<ReassociationIndices>{all});
 }
 
-/// One call of the runtime on the 1-D tensor `bucket`; returns the result.
-Value callCollective(OpBuilder &b, Operation *op, int64_t kind, int64_t root,
-                     int64_t signature, int64_t index, Value bucket) {
+/// A started collective: the runtime's handle and the buffer it fills.
+struct StartedBucket {
+  Value handle;
+  Value out;
+  RankedTensorType type;
+  SmallVector<unsigned> members;
+};
+
+/// Starts the collective of the 1-D tensor `bucket` (a runtime call that
+/// returns at once when the communication thread runs it).
+StartedBucket startCollective(OpBuilder &b, Operation *op, int64_t kind,
+                              int64_t root, int64_t signature, int64_t index,
+                              Value bucket) {
   Location loc = op->getLoc();
   auto type = cast<RankedTensorType>(bucket.getType());
   Type element = type.getElementType();
@@ -129,36 +149,78 @@ Value callCollective(OpBuilder &b, Operation *op, int64_t kind, int64_t root,
       i64(index),
       memref::CastOp::create(b, loc, unrankedType, in),
       memref::CastOp::create(b, loc, unrankedType, out)};
-  std::string name = (kCollectiveFn + (f64 ? "_f64" : "_f32")).str();
+  std::string name = (kStartFn + (f64 ? "_f64" : "_f32")).str();
   SmallVector<Type> argTypes;
   for (Value arg : args)
     argTypes.push_back(arg.getType());
-  declare(b, op, name, b.getFunctionType(argTypes, {}));
-  func::CallOp::create(b, loc, name, TypeRange{}, args);
-  return bufferization::ToTensorOp::create(b, loc, type, out,
+  declare(b, op, name, b.getFunctionType(argTypes, {b.getI64Type()}));
+  Value handle =
+      func::CallOp::create(b, loc, name, b.getI64Type(), args).getResult(0);
+  return {handle, out, type, {}};
+}
+
+/// Waits for `started`; returns its result tensor.
+Value waitCollective(OpBuilder &b, Operation *op, const StartedBucket &started) {
+  Location loc = op->getLoc();
+  Type element = started.type.getElementType();
+  Value out = memref::CastOp::create(
+      b, loc, UnrankedMemRefType::get(element, 0), started.out);
+  // The wait takes the buffer too: it must stay allocated until then.
+  std::string name = (kWaitFn + (element.isF64() ? "_f64" : "_f32")).str();
+  declare(b, op, name, b.getFunctionType({b.getI64Type(), out.getType()}, {}));
+  func::CallOp::create(b, loc, name, TypeRange{},
+                       ValueRange{started.handle, out});
+  return bufferization::ToTensorOp::create(b, loc, started.type, started.out,
                                            /*restrict=*/true,
                                            /*writable=*/true);
 }
 
-/// Lowers `op` (operands `inputs`) as buckets of `kind`.
+/// The indices of `values` in the order they are computed (block arguments
+/// and values from enclosing blocks first, in operand order): the buckets
+/// follow the backward pass, so that the first can start before the
+/// backward pass ends.
+SmallVector<unsigned> computeOrder(Operation *op, ValueRange values) {
+  Block *block = op->getBlock();
+  auto positionOf = [&](Value value) -> Operation * {
+    Operation *def = value.getDefiningOp();
+    return def ? block->findAncestorOpInBlock(*def) : nullptr;
+  };
+  SmallVector<unsigned> order(values.size());
+  std::iota(order.begin(), order.end(), 0u);
+  llvm::stable_sort(order, [&](unsigned x, unsigned y) {
+    Operation *a = positionOf(values[x]), *b = positionOf(values[y]);
+    if (!a || !b)
+      return !a && b;
+    return a != b && a->isBeforeInBlock(b);
+  });
+  return order;
+}
+
+/// Lowers `op` (operands `inputs`) as buckets of `kind`: the first bucket
+/// of each element type holds at most `firstBucketBytes` (or `bucketBytes`
+/// if smaller), the others `bucketBytes`.
 SmallVector<Value> lowerCollective(OpBuilder &b, Operation *op,
                                    ValueRange inputs, int64_t kind,
                                    int64_t root, int64_t bucketBytes,
-                                   StringRef mode) {
+                                   int64_t firstBucketBytes, StringRef mode) {
   Location loc = op->getLoc();
   int64_t signature = signatureOf(op, mode);
-  SmallVector<Value> results(inputs.size());
+  SmallVector<unsigned> order = computeOrder(op, op->getOperands());
+  SmallVector<StartedBucket> started;
   int64_t bucketIndex = 0;
   for (bool f64 : {false, true}) {
     // The operands of this element type, cut into buckets.
     SmallVector<SmallVector<unsigned>> buckets;
     int64_t bytes = 0;
-    for (auto [i, input] : llvm::enumerate(inputs)) {
-      auto type = cast<RankedTensorType>(input.getType());
+    for (unsigned i : order) {
+      auto type = cast<RankedTensorType>(inputs[i].getType());
       if (type.getElementType().isF64() != f64)
         continue;
       int64_t size = type.getNumElements() * (f64 ? 8 : 4);
-      if (buckets.empty() || (bytes > 0 && bytes + size > bucketBytes)) {
+      int64_t cap = buckets.size() == 1
+                        ? std::min(firstBucketBytes, bucketBytes)
+                        : bucketBytes;
+      if (buckets.empty() || (bytes > 0 && bytes + size > cap)) {
         buckets.emplace_back();
         bytes = 0;
       }
@@ -189,22 +251,29 @@ SmallVector<Value> lowerCollective(OpBuilder &b, Operation *op,
           offset += n;
         }
       }
-      Value reduced =
-          callCollective(b, op, kind, root, signature, bucketIndex++, bucket);
-      int64_t offset = 0;
-      for (unsigned i : members) {
-        auto type = cast<RankedTensorType>(inputs[i].getType());
-        int64_t n = type.getNumElements();
-        Value part = reduced;
-        if (members.size() > 1)
-          part = tensor::ExtractSliceOp::create(
-              b, loc, RankedTensorType::get({n}, element), reduced,
-              ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
-              ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
-              ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-        results[i] = unflatten(b, loc, part, type);
-        offset += n;
-      }
+      started.push_back(startCollective(b, op, kind, root, signature,
+                                        bucketIndex++, bucket));
+      started.back().members.assign(members.begin(), members.end());
+    }
+  }
+  // Every start comes before the first wait, so that all buckets are in
+  // flight together (tad-overlap-collectives moves the starts up).
+  SmallVector<Value> results(inputs.size());
+  for (const StartedBucket &bucket : started) {
+    Value reduced = waitCollective(b, op, bucket);
+    int64_t offset = 0;
+    for (unsigned i : bucket.members) {
+      auto type = cast<RankedTensorType>(inputs[i].getType());
+      int64_t n = type.getNumElements();
+      Value part = reduced;
+      if (bucket.members.size() > 1)
+        part = tensor::ExtractSliceOp::create(
+            b, loc, RankedTensorType::get({n}, type.getElementType()),
+            reduced, ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+      results[i] = unflatten(b, loc, part, type);
+      offset += n;
     }
   }
   return results;
@@ -244,6 +313,7 @@ struct LowerAllReduce : LowerCollective<AllReduceOp> {
     rewriter.replaceOp(op, lowerCollective(rewriter, op, adaptor.getInputs(),
                                            kind, /*root=*/0,
                                            op.getBucketBytes(),
+                                           op.getFirstBucketBytes(),
                                            op.getReduction()));
   }
 };
@@ -255,7 +325,8 @@ struct LowerBroadcastFrom : LowerCollective<BroadcastFromOp> {
              ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
         op, lowerCollective(rewriter, op, adaptor.getInputs(), kBroadcast,
-                            op.getRoot(), op.getBucketBytes(), "broadcast"));
+                            op.getRoot(), op.getBucketBytes(),
+                            op.getBucketBytes(), "broadcast"));
   }
 };
 

@@ -49,6 +49,7 @@ int32_t __tad_run(const tad_function_info *fn, tad_packed_impl impl,
 
 /* Ends the current call, `frame`, with `status`; the message is stored. */
 static _Noreturn void fail_call(tad_call_frame *frame, int status) {
+  __tad_mpi_abandon_collectives();
   __tad_release_call_temporaries(frame, /*free_them=*/1);
   current_frame = frame->outer;
   longjmp(frame->unwind, status);

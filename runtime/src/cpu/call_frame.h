@@ -58,6 +58,11 @@ TAD_HIDDEN void __tad_prepare_amx(void);
  * the MPI layer (mpi.c). Without a frame, prints and aborts. */
 TAD_HIDDEN _Noreturn void __tad_fail_runtime(const char *message);
 
+/* Before a failing call frees its temporaries: waits until the
+ * collectives it started have run (they write into its temporaries).
+ * Defined by mpi.c. */
+TAD_HIDDEN void __tad_mpi_abandon_collectives(void);
+
 /* Detaches the temporaries `frame` still holds from it; frees them too when
  * `free_them` (the call failed and will not use them again). Defined by
  * alloc_cache.c. */

@@ -10,6 +10,8 @@ dtypes (f64, f32) are all combined. In `dp` mode every rank starts from
 0's, which are the reference's. Each run writes OUTDIR/<mode><rank>_<case>.npz
 (parameters after every step, and the losses); dp_compare.py compares them.
 --only=PREFIX runs the cases whose name (mlp_sgd_f64, ...) starts with it.
+--bucket-bytes=N packs the gradients into buckets of at most N bytes (many
+buckets, each started as soon as its gradients are computed).
 With --mpi4py the script initialises MPI itself (mpi4py) before tad does.
 """
 import os
@@ -56,6 +58,9 @@ def main():
     if "--mpi4py" in sys.argv:
         from mpi4py import MPI  # noqa: F401  (initialises MPI)
     only = next((a[len("--only="):] for a in sys.argv if a.startswith("--only=")), "")
+    buckets = next((int(a[len("--bucket-bytes="):]) for a in sys.argv
+                    if a.startswith("--bucket-bytes=")), None)
+    options = {"bucket_bytes": buckets} if buckets else {}
     rank, size = tad.data_parallel_rank() if mode == "dp" else (0, 1)
     part = BATCH // size
     for mname, (make, shape) in MODELS.items():
@@ -70,7 +75,7 @@ def main():
                 lo, hi = rank * part, (rank + 1) * part
                 step = tad.compile_train_step(
                     model, (xs[0][lo:hi],), (ys[0][lo:hi],), F.cross_entropy,
-                    opt(), data_parallel=(mode == "dp"))
+                    opt(), data_parallel=(mode == "dp"), **options)
                 arrays, losses = {}, []
                 for k in range(STEPS):
                     losses.append(step(xs[k][lo:hi].numpy(), ys[k][lo:hi].numpy()))
