@@ -527,7 +527,18 @@ def TadExpandArithPass : Pass<"tad-expand-arith"> {
     whereas the compare-and-select chain that `arith-expand` makes of them
     keeps a row maximum (softmax, amax, max pooling) scalar. The NaN and
     signed-zero semantics are the same.
+
+    f32 -> bf16 truncations (`arith.truncf`, scalar or vector) become
+    integer arithmetic (round to nearest even, NaN kept quiet: upstream's
+    bf16 expansion) where the host has no AVX512-BF16: LLVM would
+    otherwise call `__truncsfbf2` per element, which libgcc before GCC 13
+    lacks (the link fails) and which keeps the loop scalar.
   }];
+  let options = [
+    Option<"expandBf16Truncations", "expand-bf16", "int", /*default=*/"-1",
+           "Expand f32 -> bf16 truncations: 1 always, 0 never, -1 where the "
+           "host lacks AVX512-BF16">
+  ];
 }
 
 def TadSplatConstantsToFillsPass
