@@ -81,7 +81,7 @@ void hoist(func::CallOp start) {
                                   [&](OpOperand *use) { visit(use->get()); });
   }
   for (Operation *op = start->getPrevNode(); op; op = op->getPrevNode()) {
-    if (!slice.contains(op) && !mayCross(op)) {
+    if (!mayCross(op)) { // (the slice itself holds no collective)
       anchor = later(anchor, op);
       break;
     }
