@@ -3,6 +3,13 @@
 tadc, against the machine's FMA peak measured here and PyTorch's matmul.
 
     /usr/bin/python3 bench/matmul.py [--n 1024] [--reps 15] [--json] [--inherit-env]
+                                     [--precision bf16]
+
+`--precision bf16` times the product on bf16 operands with a bf16 result
+(f32 sums; what torch.autocast makes of a matmul) with tad's bf16 kernel,
+tad's f32 product of the same values and PyTorch's bf16 `torch.mm`
+(oneDNN), and adds the bf16 dot-product peak (VDPBF16PS chains, twice the
+multiply-adds of an FMA per instruction) where the CPU has AVX512-BF16.
 
 The peak comes from a small C program (compiled with `cc -O2 -march=native`)
 that runs 16 independent FMA chains on the widest vector registers the
@@ -46,20 +53,36 @@ PEAK_C = r"""
 #else
 #define W 16
 #endif
+#if defined(__AVX512BF16__)
+#include <immintrin.h>
+#endif
 typedef float vf __attribute__((vector_size(W)));
 #define LANES (W / 4)
 #define CHAINS 16
 static long iters;
+/* 1: bf16 dot products (VDPBF16PS: 2 multiply-adds per f32 lane) instead
+   of f32 FMAs. */
+static int bf16;
 #define R16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 static void *work(void *out) {
   vf m, c, z;
   for (int i = 0; i < LANES; ++i) { m[i] = 0.999999f; c[i] = 1e-6f; z[i] = 0; }
 #define DECL(j) vf a##j = z + (float)j;
   R16(DECL)
+#define PIN(j) __asm__ volatile("" : "+v"(a##j));
+#if defined(__AVX512BF16__)
+  if (bf16) {
+    __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80);
+    for (long it = 0; it < iters; ++it) {
+#define DOT(j) a##j = (vf)_mm512_dpbf16_ps((__m512)a##j, x, x);
+      R16(DOT)
+      R16(PIN)
+    }
+  } else
+#endif
   for (long it = 0; it < iters; ++it) {
 #define STEP(j) a##j = a##j * m + c;
     R16(STEP)
-#define PIN(j) __asm__ volatile("" : "+v"(a##j));
     R16(PIN)
   }
   float s = 0;
@@ -75,6 +98,10 @@ static double now(void) {
 int main(int argc, char **argv) {
   int threads = atoi(argv[1]);
   iters = atol(argv[2]);
+  bf16 = argc > 3 && argv[3][0] == 'b';
+#if !defined(__AVX512BF16__)
+  if (bf16) { printf("0 0\n"); return 0; }
+#endif
   double best = 0;
   for (int rep = 0; rep < 5; ++rep) {
     pthread_t t[64]; float out[64];
@@ -82,7 +109,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < threads; ++i) pthread_create(&t[i], 0, work, &out[i]);
     for (int i = 0; i < threads; ++i) pthread_join(t[i], 0);
     double s = now() - t0;
-    double gflops = 2.0 * LANES * CHAINS * (double)iters * threads / s * 1e-9;
+    double gflops = 2.0 * (bf16 + 1) * LANES * CHAINS * (double)iters * threads / s * 1e-9;
     if (gflops > best) best = gflops;
   }
   printf("%.2f %d\n", best, W * 8);
@@ -91,7 +118,10 @@ int main(int argc, char **argv) {
 """
 
 
-def fma_peak(threads, tmp):
+def fma_peak(threads, tmp, bf16=False):
+    """GFLOP/s of 16 independent f32 FMA chains (bf16: VDPBF16PS chains,
+    0 where the compiler does not target AVX512-BF16) per thread, and the
+    vector width."""
     src = os.path.join(tmp, "peak.c")
     exe = os.path.join(tmp, "peak")
     if not os.path.exists(exe):
@@ -101,15 +131,16 @@ def fma_peak(threads, tmp):
             ["which", c], capture_output=True).returncode == 0), "cc")
         subprocess.run([cc, "-O2", "-march=native", "-ffp-contract=fast", src,
                         "-o", exe, "-lpthread"], check=True)
-    out = subprocess.run([exe, str(threads), "20000000"], capture_output=True,
+    out = subprocess.run([exe, str(threads), "20000000"] + (["bf16"] if bf16 else []),
+                         capture_output=True,
                          text=True, check=True).stdout.split()
     return float(out[0]), int(out[1])
 
 
 MODULE = """
-func.func @mm(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
-  %0 = tad.mm %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>
-  return %0 : tensor<{m}x{n}xf32>
+func.func @mm(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{
+  %0 = tad.mm %a, %b : (tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}>
+  return %0 : tensor<{m}x{n}x{t}>
 }}
 """
 
@@ -135,33 +166,51 @@ def median_time(fn, reps, min_seconds=0.25):
     return times[len(times) // 2]
 
 
-def run(n=1024, reps=15, extra_args=(), rounds=5, m=None, k=None):
-    """C[m, n] = A[m, k] B[k, n] (m and k default to n)."""
+def run(n=1024, reps=15, extra_args=(), rounds=5, m=None, k=None, precision="f32"):
+    """C[m, n] = A[m, k] B[k, n] (m and k default to n). precision "bf16":
+    bf16 operands and result (f32 sums), what torch.autocast makes of a
+    product, beside tad's f32 product of the same values ("tad_f32")."""
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     import numpy as np
     import tad
     m, k = m or n, k or n
     result = {"n": n, "m": m, "k": k, "reps": reps, "rounds": rounds,
-              "load": os.getloadavg()[0]}
+              "precision": precision, "load": os.getloadavg()[0]}
     peak_dir = tempfile.TemporaryDirectory(prefix="tad-peak-")
     result["peak1_gflops"], result["vector_bits"] = fma_peak(1, peak_dir.name)
     result["peak2_gflops"], _ = fma_peak(2, peak_dir.name)
+    if precision == "bf16":
+        result["bf16_peak1_gflops"], _ = fma_peak(1, peak_dir.name, bf16=True)
+        result["bf16_peak2_gflops"], _ = fma_peak(2, peak_dir.name, bf16=True)
     flops = 2.0 * m * n * k
     rng = np.random.default_rng(0)
     a = rng.standard_normal((m, k), dtype=np.float32)
     b = rng.standard_normal((k, n), dtype=np.float32)
+    if precision == "bf16":
+        # The same bf16 values for every framework (and f32 for tad's f32).
+        a_bits, b_bits = tad.float32_to_bf16_bits(a), tad.float32_to_bf16_bits(b)
+        a, b = tad.bf16_bits_to_float32(a_bits), tad.bf16_bits_to_float32(b_bits)
     start = time.perf_counter()
-    module = tad.compile(MODULE.format(m=m, n=n, k=k), opt_level=3,
+    module = tad.compile(MODULE.format(m=m, n=n, k=k, t=precision), opt_level=3,
                          extra_args=list(extra_args))
     result["compile_s"] = time.perf_counter() - start
-    c = module.mm(a, b)
     ref = a.astype(np.float64) @ b.astype(np.float64)
+    if precision == "bf16":
+        f32_module = tad.compile(MODULE.format(m=m, n=n, k=k, t="f32"), opt_level=3,
+                                 extra_args=list(extra_args))
+        c = tad.bf16_bits_to_float32(np.asarray(module.mm(a_bits, b_bits)).view(np.uint16))
+        calls = {"tad": lambda: module.mm(a_bits, b_bits),
+                 "tad_f32": lambda: f32_module.mm(a, b)}
+    else:
+        c = module.mm(a, b)
+        calls = {"tad": lambda: module.mm(a, b)}
     result["max_rel_error"] = float(np.abs(c - ref).max() / np.abs(ref).max())
-    calls = {"tad": lambda: module.mm(a, b)}
     try:
         import torch
         torch.set_num_threads(benchenv.THREADS)
         ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        if precision == "bf16":
+            ta, tb = ta.to(torch.bfloat16), tb.to(torch.bfloat16)
         calls["torch"] = lambda: torch.mm(ta, tb)
     except ImportError:
         pass
@@ -179,8 +228,12 @@ def run(n=1024, reps=15, extra_args=(), rounds=5, m=None, k=None):
     # Again after the timing, keeping the higher: on a VM whose host takes a
     # core away for a while, one measurement can see a single core's worth
     # (a 2-thread "peak" of 117 GFLOP/s, seen in a run on 2026-11-23).
-    result["peak1_gflops"] = max(result["peak1_gflops"], fma_peak(1, peak_dir.name)[0])
-    result["peak2_gflops"] = max(result["peak2_gflops"], fma_peak(2, peak_dir.name)[0])
+    for key, bf16 in (("", False), ("bf16_", True)):
+        if bf16 and precision != "bf16":
+            continue
+        for threads in (1, 2):
+            name = f"{key}peak{threads}_gflops"
+            result[name] = max(result[name], fma_peak(threads, peak_dir.name, bf16)[0])
     peak_dir.cleanup()
     result["process"] = benchenv.process_info()
     return result
@@ -195,6 +248,10 @@ def main():
     parser.add_argument("--reps", type=int, default=15, help="calls per round")
     parser.add_argument("--rounds", type=int, default=5,
                         help="rounds, alternating tad and PyTorch (default 5)")
+    parser.add_argument("--precision", choices=("f32", "bf16"), default="f32",
+                        help="bf16: bf16 operands and result with f32 sums (tad's bf16 "
+                             "kernel beside its f32 one, PyTorch's bf16 mm); the peak "
+                             "line adds VDPBF16PS chains where the CPU has AVX512-BF16")
     parser.add_argument("--json", action="store_true",
                         help="one JSON line for bench/run.py (no load guard of its own)")
     parser.add_argument("--inherit-env", action="store_true",
@@ -205,7 +262,8 @@ def main():
     args = parser.parse_args()
     benchenv.ensure(args.inherit_env)
     if args.json:
-        print(json.dumps(run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k)))
+        print(json.dumps(run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k,
+                args.precision)))
         return 0
     env, removed = benchenv.worker_env(args.inherit_env)
     if args.inherit_env:
@@ -222,7 +280,8 @@ def main():
     guard = benchenv.LoadGuard()
     guard.check_idle(2.0)
     with guard.window("matmul"):
-        r = run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k)
+        r = run(args.n, args.reps, args.tadc_args, args.rounds, args.m, args.k,
+                args.precision)
     guard.finish()
     proc = r["process"]
     print(f"PyTorch's BLAS: {benchenv.openblas_summary(proc)}; libblas.so.3 -> "
@@ -231,13 +290,27 @@ def main():
           f"thread, {r['peak2_gflops']:.1f} on 2")
     shape = (f"{args.n}^3" if r["m"] == r["n"] == r["k"]
              else f"{r['m']}x{r['n']}x{r['k']}")
-    print(f"tad   matmul {shape} f32: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
-          f"{100 * r['tad_gflops'] / r['peak1_gflops']:5.1f}% of 1-thread peak, "
-          f"{100 * r['tad_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak "
+    t = args.precision
+    # bf16 products are measured against the bf16 dot peak where the CPU
+    # has one (else against the f32 FMA peak, what the products run on).
+    peak = "bf16_peak2_gflops" if r.get("bf16_peak2_gflops") else "peak2_gflops"
+    if t == "bf16":
+        print(f"bf16 dot peak (VDPBF16PS): " + (
+            f"{r['bf16_peak1_gflops']:.1f} GFLOP/s on 1 thread, "
+            f"{r['bf16_peak2_gflops']:.1f} on 2" if r["bf16_peak2_gflops"]
+            else "none (no AVX512-BF16)"))
+    print(f"tad   matmul {shape} {t}: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
+          f"{100 * r['tad_gflops'] / r[peak.replace('2', '1')]:5.1f}% of 1-thread peak, "
+          f"{100 * r['tad_gflops'] / r[peak]:5.1f}% of 2-thread peak "
           f"(max rel. error {r['max_rel_error']:.1e})")
+    if "tad_f32_ms" in r:
+        print(f"tad   matmul {shape} f32:  {r['tad_f32_ms']:8.2f} ms  "
+              f"{r['tad_f32_gflops']:6.1f} GFLOP/s  "
+              f"{100 * r['tad_f32_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread f32 peak; "
+              f"bf16/f32 speed {r['tad_f32_ms'] / r['tad_ms']:.2f}x")
     if "torch_ms" in r:
-        print(f"torch matmul {shape} f32: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
-              f"GFLOP/s  {100 * r['torch_gflops'] / r['peak2_gflops']:5.1f}% of 2-thread peak")
+        print(f"torch matmul {shape} {t}: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
+              f"GFLOP/s  {100 * r['torch_gflops'] / r[peak]:5.1f}% of 2-thread peak")
     print(f"load guard: {guard.summary()}")
     unusable = guard.problems() + (benchenv.peer_problems(proc) if "torch_ms" in r else [])
     for reason in unusable:
