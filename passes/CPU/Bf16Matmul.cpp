@@ -242,6 +242,93 @@ Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
             : base;
 }
 
+/// The transpose of 16 rows of 16 lanes as 4 rounds of the perfect
+/// shuffle: row 2i + h of a round interleaves half h of rows i and i + 8
+/// of the one before. Each round moves an element at (row r, lane c) to
+/// (r << 1 | c >> 3, c << 1 | r >> 3) (4-bit indices), so after four row
+/// and lane have traded places. Two-source shuffles (vpermt2ps), not
+/// element moves the canonicalizer would scalarize.
+SmallVector<Value> transpose16x16(OpBuilder &b, Location loc,
+                                  SmallVector<Value> rows) {
+  constexpr int64_t n = 16;
+  SmallVector<int64_t> halves[2];
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t j = 0; j < n / 2; ++j) {
+      halves[h].push_back(h * n / 2 + j);
+      halves[h].push_back(n + h * n / 2 + j);
+    }
+  for (int round = 0; round < 4; ++round) {
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < n / 2; ++i)
+      for (int64_t h = 0; h < 2; ++h)
+        next.push_back(vector::ShuffleOp::create(b, loc, rows[i],
+                                                 rows[i + n / 2], halves[h]));
+    rows = std::move(next);
+  }
+  return rows;
+}
+
+/// The same panels from B^T (N x K bf16, per batch, as stored; N a multiple
+/// of 32) and K padded to `paddedK` with zeros: a k-pair of column n of B is
+/// the 32-bit word kk of row n of B^T, so each 16 x 16 block of words (16
+/// rows n, 16 k-pairs) is transposed as f32 bit patterns into 16 packed rows
+/// of 16 column pairs. The rows of B^T are read whole where K allows, masked at its
+/// end; packed rows past paddedK / 2 are not written.
+Value packTransposedVnniPanels(OpBuilder &b, Location loc, Value rhsT,
+                               int64_t batch, int64_t K, int64_t paddedK,
+                               int64_t N, bool parallelBatches,
+                               bool parallelPanels) {
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
+  constexpr int64_t lanes = 16;
+  int64_t pairs = paddedK / 2;
+  auto packedType =
+      MemRefType::get({batch, N / kBlock, pairs, 2 * kBlock}, bf16);
+  Value packed = memref::AllocOp::create(b, loc, packedType);
+  auto rowType = VectorType::get({2 * lanes}, bf16);
+  auto wordsType = VectorType::get({lanes}, f32);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bf16));
+  buildLoop(b, loc, batch, 1, parallelBatches, [&](OpBuilder &b, Value bi) {
+    Value matrix = matrixAt(b, loc, rhsT, bi);
+    buildLoop(b, loc, N, kBlock, parallelPanels, [&](OpBuilder &b, Value n0) {
+      Value panel = arith::DivUIOp::create(b, loc, n0, index(b, loc, kBlock));
+      buildLoop(b, loc, pairs, lanes, false, [&](OpBuilder &b, Value kk0) {
+        Value k0 = arith::MulIOp::create(b, loc, kk0, index(b, loc, 2));
+        for (int64_t c0 = 0; c0 < kBlock; c0 += lanes) {
+          SmallVector<Value> words;
+          for (int64_t i = 0; i < lanes; ++i) {
+            Value row = offset(b, loc, n0, c0 + i);
+            Value v = vector::TransferReadOp::create(
+                b, loc, rowType, matrix, ValueRange{row, k0}, zero,
+                ArrayRef<bool>{K % (2 * lanes) == 0});
+            words.push_back(vector::BitCastOp::create(b, loc, wordsType, v));
+          }
+          words = transpose16x16(b, loc, words);
+          for (int64_t j = 0; j < lanes; ++j) {
+            Value bits = vector::BitCastOp::create(b, loc, rowType, words[j]);
+            Value kk = offset(b, loc, kk0, j);
+            // Rows past the padded k do not exist (pairs % 16 != 0).
+            if (pairs % lanes == 0) {
+              vector::StoreOp::create(
+                  b, loc, bits, packed,
+                  ValueRange{bi, panel, kk, index(b, loc, 2 * c0)});
+              continue;
+            }
+            Value inside = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, kk, index(b, loc, pairs));
+            scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nl) {
+              vector::StoreOp::create(
+                  nb, nl, bits, packed,
+                  ValueRange{bi, panel, kk, index(nb, nl, 2 * c0)});
+              scf::YieldOp::create(nb, nl);
+            });
+          }
+        }
+      });
+    });
+  });
+  return packed;
+}
+
 /// The 32x32 block of C at rows `m`, columns `n0` (panel `panel` of the
 /// packed B of batch `bi`), accumulated on AMX over the K packed rows of
 /// the panel and A's columns from `k0` on: 2x2 C tiles in tile registers,
@@ -474,8 +561,13 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
       !hasContiguousRows(lhsType))
     temporaries.push_back(lhs = paddedCopy(rewriter, loc, lhs,
                                            layout->lhsTransposed, Mp, Kp));
-  if (!stream && (layout->rhsTransposed || K != Kp || N != Np ||
-                  !hasContiguousRows(rhsType)))
+  // A transposed B (the forward product's W^T) with whole panels is packed
+  // from its rows directly.
+  bool packTransposed = layout->rhsTransposed && N == Np &&
+                        hasContiguousRows(rhsType);
+  if (!stream && !packTransposed &&
+      (layout->rhsTransposed || K != Kp || N != Np ||
+       !hasContiguousRows(rhsType)))
     temporaries.push_back(rhs = paddedCopy(rewriter, loc, rhs,
                                            layout->rhsTransposed, Kp, Np));
   // C likewise: the tiles accumulate into a padded copy, whose corner is
@@ -566,8 +658,12 @@ LogicalResult tad::buildBf16Matmul(RewriterBase &rewriter, linalg::LinalgOp op,
                          (batch % std::max<int64_t>(cores, 1) == 0 ||
                           batch >= 4 * cores);
   bool parallelRows = parallel && !parallelBatches;
-  Value packed = packVnniPanels(rewriter, loc, rhs, batch, K, N,
-                                parallelBatches, parallelRows);
+  Value packed =
+      packTransposed
+          ? packTransposedVnniPanels(rewriter, loc, rhs, batch, validK, K, N,
+                                     parallelBatches, parallelRows)
+          : packVnniPanels(rewriter, loc, rhs, batch, K, N, parallelBatches,
+                           parallelRows);
   temporaries.push_back(packed);
   int64_t rows = rowBlock(M, K, l2Bytes, parallelRows ? cores : 1);
 

@@ -1,8 +1,9 @@
-//===- FoldMatmulTransposes.cpp - read a transposed A in place ------------===//
+//===- FoldMatmulTransposes.cpp - read transposed operands in place -------===//
 //
 // See TadFoldMatmulTransposesPass in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/CPU/HostMachine.h"
 #include "passes/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -57,12 +58,66 @@ struct FoldTransposedLhs : OpRewritePattern<OpTy> {
   }
 };
 
+/// Folds a `linalg.transpose` of the last two dimensions into the B operand
+/// of a bf16 x bf16 -> f32 `linalg.matmul` or `linalg.batch_matmul`: the
+/// bf16 kernels (passes/CPU/Bf16Matmul.cpp) pack B into k-pair panels from
+/// either layout, so B^T is read once instead of written and read again.
+template <typename OpTy>
+struct FoldTransposedBf16Rhs : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    auto elementType = [](Value v) {
+      return cast<ShapedType>(v.getType()).getElementType();
+    };
+    if (!elementType(op.getInputs()[0]).isBF16() ||
+        !elementType(op.getInputs()[1]).isBF16() ||
+        !elementType(op.getOutputs()[0]).isF32())
+      return rewriter.notifyMatchFailure(op, "not a bf16 product");
+    auto transpose = op.getInputs()[1].template getDefiningOp<
+        linalg::TransposeOp>();
+    if (!transpose || !transpose.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "B is no transpose");
+    // Only the swap of the last two dimensions: the kernels read B as
+    // (n, k) or (k, n) per batch.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    unsigned rank = permutation.size();
+    for (unsigned i = 0; i + 2 < rank; ++i)
+      if (permutation[i] != int64_t(i))
+        return rewriter.notifyMatchFailure(op, "moves the batch dimension");
+    if (permutation[rank - 2] != int64_t(rank) - 1 ||
+        permutation[rank - 1] != int64_t(rank) - 2)
+      return rewriter.notifyMatchFailure(op, "not a matrix transpose");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps[1] = AffineMap::get(
+        maps[1].getNumDims(), 0,
+        applyPermutation(maps[1].getResults(),
+                         invertPermutationVector(permutation)),
+        op.getContext());
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      op->setOperand(1, transpose.getInput());
+    });
+    return success();
+  }
+};
+
 struct TadFoldMatmulTransposesPass
     : tad::impl::TadFoldMatmulTransposesPassBase<TadFoldMatmulTransposesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldTransposedLhs<linalg::MatmulOp>,
                  FoldTransposedLhs<linalg::BatchMatmulOp>>(&getContext());
+    const tad::HostMachine &host = tad::hostMachine();
+    if (bf16Rhs > 0 || (bf16Rhs < 0 && (host.amxBf16 || host.bf16Dot)))
+      patterns.add<FoldTransposedBf16Rhs<linalg::MatmulOp>,
+                   FoldTransposedBf16Rhs<linalg::BatchMatmulOp>>(
+          &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

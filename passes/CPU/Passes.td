@@ -354,8 +354,18 @@ def TadFoldMatmulTransposesPass : Pass<"tad-fold-matmul-transposes"> {
     when nothing else uses it. The VJP of `X @ W` computes `X^T @ dY` this
     way without materializing `X^T`. The register tiles read an mr-long
     column of A per k, consecutive in the transposed layout; B transposes
-    are left alone (they would turn the nr-wide rows of B into gathers).
+    are left alone (they would turn the nr-wide rows of B into gathers),
+    except in bf16 x bf16 -> f32 products where the host has a bf16 kernel
+    (AMX or AVX512-BF16): those copy B into k-pair panels in any case, and
+    pack a transposed B directly (a 32-bit transpose: a k-pair is one word
+    of a row of B^T), so the forward product's `W^T` is never written.
   }];
+  let options = [
+    Option<"bf16Rhs", "bf16-rhs", "int", /*default=*/"-1",
+           "Fold B transposes of bf16 x bf16 -> f32 products: 1, 0, or -1 "
+           "where the host machine has a bf16 product kernel (AMX or "
+           "AVX512-BF16; TAD_HOST_AMX, TAD_HOST_BF16_DOT)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 

@@ -34,6 +34,14 @@ func.func @f(%a: tensor<64x128xbf16>, %b: tensor<96x128xbf16>) -> tensor<64x96xb
   %0 = tad.mm %a, %t : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xbf16>
   return %0 : tensor<64x96xbf16>
 }""", [(64, 128), (96, 128)], lambda a, b: a @ b.T),
+    # B^T packed from its rows with a k that is no multiple of 32 (rows read
+    # masked at the end, the last k-pair block partly past k).
+    "mm_bt_k100": ("""
+func.func @f(%a: tensor<40x100xbf16>, %b: tensor<64x100xbf16>) -> tensor<40x64xbf16> {
+  %t = tad.t %b : (tensor<64x100xbf16>) -> tensor<100x64xbf16>
+  %0 = tad.mm %a, %t : (tensor<40x100xbf16>, tensor<100x64xbf16>) -> tensor<40x64xbf16>
+  return %0 : tensor<40x64xbf16>
+}""", [(40, 100), (64, 100)], lambda a, b: a @ b.T),
     "mm_odd": ("""
 func.func @f(%a: tensor<40x101xbf16>, %b: tensor<101x70xbf16>) -> tensor<40x70xbf16> {
   %0 = tad.mm %a, %b : (tensor<40x101xbf16>, tensor<101x70xbf16>) -> tensor<40x70xbf16>
@@ -47,6 +55,19 @@ func.func @f(%a: tensor<40x3001xbf16>, %b: tensor<3001x96xbf16>) -> tensor<40x96
   %0 = tad.mm %a, %b : (tensor<40x3001xbf16>, tensor<3001x96xbf16>) -> tensor<40x96xbf16>
   return %0 : tensor<40x96xbf16>
 }""", [(40, 3001), (3001, 96)], lambda a, b: a @ b),
+    # A k of several hundred without streaming (the L2 pinned large,
+    # below): B's panels read whole for each row tile.
+    "mm_k700": ("""
+func.func @f(%a: tensor<40x700xbf16>, %b: tensor<700x64xbf16>) -> tensor<40x64xbf16> {
+  %0 = tad.mm %a, %b : (tensor<40x700xbf16>, tensor<700x64xbf16>) -> tensor<40x64xbf16>
+  return %0 : tensor<40x64xbf16>
+}""", [(40, 700), (700, 64)], lambda a, b: a @ b),
+    # The same into a C that holds the bias (no zero fill).
+    "addmm_k600": ("""
+func.func @f(%c: tensor<64xbf16>, %a: tensor<40x600xbf16>, %b: tensor<600x64xbf16>) -> tensor<40x64xbf16> {
+  %0 = tad.addmm %c, %a, %b {beta = 1.0 : f64, alpha = 1.0 : f64} : (tensor<64xbf16>, tensor<40x600xbf16>, tensor<600x64xbf16>) -> tensor<40x64xbf16>
+  return %0 : tensor<40x64xbf16>
+}""", [(64,), (40, 600), (600, 64)], lambda c, a, b: c + a @ b),
     "bmm": ("""
 func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16> {
   %0 = tad.bmm %a, %b : (tensor<4x32x64xbf16>, tensor<4x64x64xbf16>) -> tensor<4x32x64xbf16>
@@ -56,7 +77,9 @@ func.func @f(%a: tensor<4x32x64xbf16>, %b: tensor<4x64x64xbf16>) -> tensor<4x32x
 
 
 # The machine model of programs whose schedule depends on it.
-PINNED = {"mm_long_k": {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"}}
+PINNED = {"mm_long_k": {"TAD_HOST_L2_BYTES": "131072", "TAD_HOST_CORES": "2"},
+          "mm_k700": {"TAD_HOST_L2_BYTES": "1048576", "TAD_HOST_CORES": "2"},
+          "addmm_k600": {"TAD_HOST_L2_BYTES": "1048576", "TAD_HOST_CORES": "2"}}
 
 
 def main():
@@ -78,11 +101,13 @@ def main():
                 close(m.f(*args), want, what + " forward", failures)
                 res = m.f_vjp(*args, ct)
                 grads = res[1:]
-                if name in ("mm", "mm_odd", "mm_long_k"):
+                if name in ("mm", "mm_odd", "mm_long_k", "mm_k700"):
                     refs = [ct64 @ values[1].T, values[0].T @ ct64]
+                elif name == "addmm_k600":
+                    refs = [ct64.sum(0), ct64 @ values[2].T, values[1].T @ ct64]
                 elif name == "mm_at":
                     refs = [values[1] @ ct64.T, values[0] @ ct64]
-                elif name == "mm_bt":
+                elif name in ("mm_bt", "mm_bt_k100"):
                     refs = [ct64 @ values[1], ct64.T @ values[0]]
                 else:
                     refs = [ct64 @ values[1].transpose(0, 2, 1),

@@ -73,13 +73,23 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
 // -----
 
 // A zero fill of C just before the product becomes zeroed accumulator
-// tiles (no memset, C written once); B stored (n, k) and A stored (k, m)
-// (the weight gradients' transposes) are copied into the plain layout
-// first.
+// tiles (no memset, C written once); A stored (k, m) (a weight gradient's
+// transpose) is copied into the plain layout first; B stored (n, k) (the
+// forward product's W^T), whole panels, is packed from its rows: 16 rows
+// of 16 k-pairs at a time, transposed as 32-bit words by 4 rounds of 16
+// two-source shuffles.
 // CHECK-LABEL: func.func @zero_filled_transposed
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.transpose ins(%arg0 : memref<128x64xbf16>) outs(%{{.*}} : memref<64x128xbf16>) permutation = [1, 0]
-// CHECK: linalg.transpose ins(%arg1 : memref<96x128xbf16>) outs(%{{.*}} : memref<128x96xbf16>) permutation = [1, 0]
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<1x3x64x64xbf16>
+// CHECK: scf.parallel (%[[N0:.*]]) = (%c0) to (%c96) step (%c32)
+// CHECK: scf.for %[[KK0:.*]] = %c0 to %c64 step %c16
+// CHECK-COUNT-16: vector.load %arg1[{{.*}}] : memref<96x128xbf16>, vector<32xbf16>
+// CHECK: vector.shuffle {{.*}} [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT: vector.shuffle {{.*}} [8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31] : vector<16xf32>, vector<16xf32>
+// CHECK-COUNT-62: vector.shuffle
+// CHECK: vector.store {{.*}}, %[[PACKED]][%c0, %{{.*}}, %[[KK0]], %c0] : memref<1x3x64x64xbf16>, vector<32xbf16>
 // CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xf32>
 // CHECK-NOT: amx.tile_load %arg2
 // CHECK: amx.tile_mulf

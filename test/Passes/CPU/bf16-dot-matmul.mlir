@@ -74,3 +74,25 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// B stored (n, k) with a k (100) that is not a multiple of 32: its rows are
+// read masked at the end (zeros past k), and packed rows past the last
+// k-pair (50) are not written.
+// CHECK-LABEL: func.func @transposed_rhs_odd_k
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<1x2x50x64xbf16>
+// CHECK: scf.for %[[KK0:.*]] = %c0 to %c50 step %c16
+// CHECK: vector.transfer_read %arg1[{{.*}}], %{{.*}} : memref<64x100xbf16>, vector<32xbf16>
+// CHECK: vector.shuffle
+// CHECK: %[[KK:.*]] = arith.addi %[[KK0]], %c{{[0-9]+}}
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[KK]], %c50
+// CHECK: scf.if %[[IN]]
+// CHECK: vector.store {{.*}}, %[[PACKED]]
+// CHECK: x86vector.avx512.dot
+func.func @transposed_rhs_odd_k(%a: memref<32x100xbf16>, %b: memref<64x100xbf16>, %c: memref<32x64xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<32x100xbf16>, memref<64x100xbf16>) outs(%c : memref<32x64xf32>)
+  return
+}
