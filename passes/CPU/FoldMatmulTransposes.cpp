@@ -20,6 +20,25 @@ using namespace mlir;
 
 namespace {
 
+/// Makes `op` read its input `i`, a transpose, from the transpose's input:
+/// the operand's dimension d is the input's dimension permutation[d], so the
+/// input's dimension j is indexed by what indexed the operand's dimension
+/// inverse[j].
+template <typename OpTy>
+void readThroughTranspose(OpTy op, unsigned i, linalg::TransposeOp transpose,
+                          PatternRewriter &rewriter) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[i] = AffineMap::get(
+      maps[i].getNumDims(), 0,
+      applyPermutation(maps[i].getResults(),
+                       invertPermutationVector(transpose.getPermutation())),
+      op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    op->setOperand(i, transpose.getInput());
+  });
+}
+
 /// Folds `linalg.transpose` into the A operand of a `linalg.matmul` or
 /// `linalg.batch_matmul` on tensors: the contraction reads the transpose's
 /// input through a permuted indexing map. Only A: the register tiles read
@@ -41,19 +60,7 @@ struct FoldTransposedLhs : OpRewritePattern<OpTy> {
     // A batch dimension stays in front: the schedule tiles it one by one.
     if (isa<linalg::BatchMatmulOp>(op.getOperation()) && permutation[0] != 0)
       return rewriter.notifyMatchFailure(op, "moves the batch dimension");
-    // A's dimension i is the input's dimension permutation[i], so the
-    // input's dimension j is indexed by what indexed A's dimension
-    // inverse[j].
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    maps[0] = AffineMap::get(
-        maps[0].getNumDims(), 0,
-        applyPermutation(maps[0].getResults(),
-                         invertPermutationVector(permutation)),
-        op.getContext());
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      op->setOperand(0, transpose.getInput());
-    });
+    readThroughTranspose(op, 0, transpose, rewriter);
     return success();
   }
 };
@@ -91,16 +98,7 @@ struct FoldTransposedBf16Rhs : OpRewritePattern<OpTy> {
     if (permutation[rank - 2] != int64_t(rank) - 1 ||
         permutation[rank - 1] != int64_t(rank) - 2)
       return rewriter.notifyMatchFailure(op, "not a matrix transpose");
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    maps[1] = AffineMap::get(
-        maps[1].getNumDims(), 0,
-        applyPermutation(maps[1].getResults(),
-                         invertPermutationVector(permutation)),
-        op.getContext());
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      op->setOperand(1, transpose.getInput());
-    });
+    readThroughTranspose(op, 1, transpose, rewriter);
     return success();
   }
 };
