@@ -293,15 +293,15 @@ def main():
     t = args.precision
     # bf16 products are measured against the bf16 dot peak where the CPU
     # has one (else against the f32 FMA peak, what the products run on).
-    peak = "bf16_peak2_gflops" if r.get("bf16_peak2_gflops") else "peak2_gflops"
+    peak = "bf16_" if r.get("bf16_peak2_gflops") else ""
     if t == "bf16":
-        print(f"bf16 dot peak (VDPBF16PS): " + (
+        print("bf16 dot peak (VDPBF16PS): " + (
             f"{r['bf16_peak1_gflops']:.1f} GFLOP/s on 1 thread, "
             f"{r['bf16_peak2_gflops']:.1f} on 2" if r["bf16_peak2_gflops"]
             else "none (no AVX512-BF16)"))
     print(f"tad   matmul {shape} {t}: {r['tad_ms']:8.2f} ms  {r['tad_gflops']:6.1f} GFLOP/s  "
-          f"{100 * r['tad_gflops'] / r[peak.replace('2', '1')]:5.1f}% of 1-thread peak, "
-          f"{100 * r['tad_gflops'] / r[peak]:5.1f}% of 2-thread peak "
+          f"{100 * r['tad_gflops'] / r[peak + 'peak1_gflops']:5.1f}% of 1-thread peak, "
+          f"{100 * r['tad_gflops'] / r[peak + 'peak2_gflops']:5.1f}% of 2-thread peak "
           f"(max rel. error {r['max_rel_error']:.1e})")
     if "tad_f32_ms" in r:
         print(f"tad   matmul {shape} f32:  {r['tad_f32_ms']:8.2f} ms  "
@@ -310,7 +310,8 @@ def main():
               f"bf16/f32 speed {r['tad_f32_ms'] / r['tad_ms']:.2f}x")
     if "torch_ms" in r:
         print(f"torch matmul {shape} {t}: {r['torch_ms']:8.2f} ms  {r['torch_gflops']:6.1f} "
-              f"GFLOP/s  {100 * r['torch_gflops'] / r[peak]:5.1f}% of 2-thread peak")
+              f"GFLOP/s  {100 * r['torch_gflops'] / r[peak + 'peak2_gflops']:5.1f}% of "
+              "2-thread peak")
     print(f"load guard: {guard.summary()}")
     unusable = guard.problems() + (benchenv.peer_problems(proc) if "torch_ms" in r else [])
     for reason in unusable:

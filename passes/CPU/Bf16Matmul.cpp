@@ -245,9 +245,9 @@ Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
 /// The transpose of 16 rows of 16 lanes as 4 rounds of the perfect
 /// shuffle: row 2i + h of a round interleaves half h of rows i and i + 8
 /// of the one before. Each round moves an element at (row r, lane c) to
-/// (r << 1 | c >> 3, c << 1 | r >> 3) (4-bit indices), so after four row
-/// and lane have traded places. Two-source shuffles (vpermt2ps), not
-/// element moves the canonicalizer would scalarize.
+/// (r << 1 | c >> 3, c << 1 | r >> 3) (4-bit indices), so after four
+/// rounds row and lane have traded places. Two-source shuffles (vpermt2ps),
+/// not element moves the canonicalizer would scalarize.
 SmallVector<Value> transpose16x16(OpBuilder &b, Location loc,
                                   SmallVector<Value> rows) {
   constexpr int64_t n = 16;
@@ -272,8 +272,8 @@ SmallVector<Value> transpose16x16(OpBuilder &b, Location loc,
 /// of 32) and K padded to `paddedK` with zeros: a k-pair of column n of B is
 /// the 32-bit word kk of row n of B^T, so each 16 x 16 block of words (16
 /// rows n, 16 k-pairs) is transposed as f32 bit patterns into 16 packed rows
-/// of 16 column pairs. The rows of B^T are read whole where K allows, masked at its
-/// end; packed rows past paddedK / 2 are not written.
+/// of 16 column pairs. The rows of B^T are read whole where K allows, masked
+/// at its end; packed rows past paddedK / 2 are not written.
 Value packTransposedVnniPanels(OpBuilder &b, Location loc, Value rhsT,
                                int64_t batch, int64_t K, int64_t paddedK,
                                int64_t N, bool parallelBatches,
