@@ -8,8 +8,10 @@
 naming it. Crashes and hangs are caught one level up (``run.py`` runs cases
 in worker processes with a timeout).
 
-Cases run in float64 (``op:NAME``, ``module:NAME``) and in float32
-(``op:NAME@float32``, ``module:NAME@float32``). Per sample:
+Cases run in float64 (``op:NAME``, ``module:NAME``), in float32
+(``op:NAME@float32``, ``module:NAME@float32``), in bfloat16 (``@bfloat16``)
+and, for OpInfos whose dtypes include it on the CPU, in float16
+(``op:NAME@float16``). Per sample:
 - forward: tad's results against PyTorch's (floating-point outputs);
 - VJP: a random cotangent, the gradients of every floating-point input that
   the sample marks ``requires_grad`` (and, for modules, of every parameter)
@@ -20,11 +22,12 @@ Cases run in float64 (``op:NAME``, ``module:NAME``) and in float32
   supports it, else against the already checked VJP (``<v, J t> = <J^T v,
   t>``); modules always use the latter.
 
-In float32 the reference is PyTorch in float64 on the same values (inputs,
-parameters, cotangents and tangents upcast), and tad may differ from it by
-``RTOL32`` or by 10 times PyTorch's own float32 error on that value,
-whichever is larger: tad in float32 must be as accurate as PyTorch in
-float32, not bitwise equal to it.
+In float32, bfloat16 and float16 the reference is PyTorch in float64 on the
+same values (inputs, parameters, cotangents and tangents upcast), and tad
+may differ from it by ``RTOL32`` (``HALF_RTOL`` for a bf16 or f16 value) or
+by 10 times PyTorch's own error in that dtype on that value, whichever is
+larger: tad in a narrow dtype must be as accurate as PyTorch in it, not
+bitwise equal to it.
 
 Outcomes: ``unsupported`` is a ``TadImportError`` (an op, argument or dtype
 the importer refuses, naming it) or tadc's diagnostic for a missing
@@ -93,6 +96,19 @@ TIE_SENSITIVE = {"sort", "msort", "argsort", "topk"}
 #: the elements at a pole are left out of the comparisons (``skip``).
 POLES = {"digamma", "polygamma", "special.polygamma"}
 
+#: Ops checked by central differences (CENTRAL_DIFFERENCES) that jump at
+#: 0: there the difference quotient is 1 / FD_STEP, not the derivative (0).
+#: float16 samples hold exact zeros (small values rounded); in float32,
+#: bfloat16 and float16 those elements are left out (``skip``).
+JUMPS_AT_ZERO = {"sgn"}
+
+#: Kinks where PyTorch's own one-sided choice depends on its kernel path:
+#: at x = 3 hardswish's derivative is 1.5 (left) or 1 (right), and PyTorch
+#: 1.13 returns 1 from its vectorized loop and 1.5 from its scalar tail.
+#: bf16 samples hit such points exactly; in float32, bfloat16 and float16
+#: those elements are left out (``skip``).
+KINKS = {"nn.functional.hardswish": (-3.0, 3.0), "nn.functional.hardsigmoid": (-3.0, 3.0)}
+
 #: Samples per case unless told otherwise.
 OP_SAMPLES = 2
 MODULE_SAMPLES = 3
@@ -125,11 +141,14 @@ def op_name(op):
 
 
 def all_cases():
-    """Every case: float64 first, then the float32 and bfloat16 runs."""
+    """Every case: float64 first, then the float32 and bfloat16 runs, then
+    the float16 runs of the OpInfos. ModuleInfos have no float16 run:
+    PyTorch 1.13 has no float16 CPU kernels for their products,
+    convolutions and norms, so it has no peer to compare with."""
     ops, modules = databases()
     names = list(ops) + list(modules)
     return (names + [n + "@float32" for n in names] +
-            [n + "@bfloat16" for n in names])
+            [n + "@bfloat16" for n in names] + [n + "@float16" for n in ops])
 
 
 def split_case(name):
@@ -361,13 +380,19 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     problems += jvp_problems
     if jvp_ref is None:
         # <v, J t> against <J^T v, t>, with tad's VJP (checked above).
-        def dot(a, b):
-            p = _values(a) * _values(b)
+        # Each product carries its factors' relative error, so the sums are
+        # compared relative to the sums of the products' magnitudes (a
+        # bf16 sum that cancels to a small value is still within rounding).
+        def dot(a, b, magnitude=np.asarray):
+            p = magnitude(_values(a) * _values(b))
             return float(np.sum(np.where(skip, 0.0, p) if skip is not None and
                                 skip.shape == p.shape else p))
-        lhs = sum(dot(c, t) for c, t in zip(vjp_cts[:len(outs)], tad_tangents[:len(outs)]))
-        rhs = sum(dot(g, t) for g, t in zip(tad_grads, tangents[:len(float_args)]))
-        scale = max(1.0, abs(lhs), abs(rhs))
+        lhs_pairs = list(zip(vjp_cts[:len(outs)], tad_tangents[:len(outs)]))
+        rhs_pairs = list(zip(tad_grads, tangents[:len(float_args)]))
+        lhs = sum(dot(c, t) for c, t in lhs_pairs)
+        rhs = sum(dot(g, t) for g, t in rhs_pairs)
+        scale = max(1.0, sum(dot(c, t, np.abs) for c, t in lhs_pairs),
+                    sum(dot(g, t, np.abs) for g, t in rhs_pairs))
         dot_rtol = rtol
         for a in list(tad_tangents) + list(tad_grads):
             dot_rtol = _half_rtol(a, dot_rtol)
@@ -474,7 +499,7 @@ def op_sample(op, sample, index, dtype):
         raise Excluded("no differentiable input")
     if dtype != torch.float64 and op.name in TIE_SENSITIVE:
         for x in inputs:
-            ties = x.numel() - torch.unique(x.detach()).numel()
+            ties = x.numel() - torch.unique(x.detach().float()).numel()
             if ties > 0:
                 raise Excluded(
                     f"ties: {ties} duplicate values among {x.numel()} in a "
@@ -484,6 +509,11 @@ def op_sample(op, sample, index, dtype):
     if dtype != torch.float64 and op.name in POLES and len(inputs) == 1:
         x = inputs[0].detach()
         skip = ((x <= 0) & (x == torch.round(x))).numpy()
+    if dtype != torch.float64 and op.name in JUMPS_AT_ZERO and len(inputs) == 1:
+        skip = (inputs[0].detach() == 0).numpy()
+    if dtype != torch.float64 and op.name in KINKS and len(inputs) == 1:
+        x = inputs[0].detach().double()
+        skip = sum((x == k) for k in KINKS[op.name]).bool().numpy()
     try:
         _check_op_sample(op, call, call_on, call_on64, inputs, index, skip)
     except Failure as e:
@@ -774,9 +804,16 @@ def summarize(outcomes):
     return "excluded", reason, counts
 
 
+def case_seed(name):
+    """The seed of a case's samples: from its name, so that a case draws
+    the same samples alone or after any others in a worker."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+
+
 def run_case(name, max_samples=None):
     ops, modules = databases()
     base, dtype = split_case(name)
+    torch.manual_seed(case_seed(name))
     try:
         if base.startswith("op:"):
             outcomes = run_op(ops[base], max_samples or OP_SAMPLES, dtype)

@@ -170,7 +170,8 @@ SUMMARY_ROWS = (("OpInfo", "op:", "float64"), ("ModuleInfo", "module:", "float64
                 ("OpInfo float32", "op:", "float32"),
                 ("ModuleInfo float32", "module:", "float32"),
                 ("OpInfo bfloat16", "op:", "bfloat16"),
-                ("ModuleInfo bfloat16", "module:", "bfloat16"))
+                ("ModuleInfo bfloat16", "module:", "bfloat16"),
+                ("OpInfo float16", "op:", "float16"))
 
 
 def counts_of(results, kind, dtype="float64"):
@@ -198,10 +199,13 @@ def markdown(results, command, seconds, max_samples):
         "checked VJP), for modules also parameter gradients and updated buffers,",
         "in training and evaluation mode. See `test/Conformance/cases.py`.",
         "Each case runs in float64, in float32 (`NAME@float32`) and in bfloat16",
-        "(`NAME@bfloat16`); in float32 and bfloat16 the reference is PyTorch in",
-        "float64 on the same values, and tad may differ from it by 1e-4 (relative;",
-        "2^-6 for a bf16 value) or by 10 times PyTorch's own error in that dtype,",
-        "whichever is larger.",
+        "(`NAME@bfloat16`), and each OpInfo also in float16 (`NAME@float16`, where",
+        "PyTorch has float16 CPU kernels for it; PyTorch 1.13 has none for the",
+        "products, convolutions and norms of the ModuleInfos); in the narrower",
+        "dtypes the reference is PyTorch in float64 on the same values, and tad",
+        "may differ from it by 1e-4 (relative; 2^-6 for a bf16 value, 2^-9 for an",
+        "f16 one) or by 10 times PyTorch's own error in that dtype, whichever is",
+        "larger.",
         "",
         "- **pass**: every sample that is not excluded matches;",
         "- **unsupported**: the importer refuses the program with a `TadImportError`",

@@ -516,10 +516,13 @@ def table():
                                aten.neg.default(positive(aten.neg.default(x))))
 
     def acosh(x):
-        # log1p((x - 1) + sqrt((x - 1)(x + 1))); NaN below 1 as sqrt's
+        # log1p((x - 1) + sqrt(x - 1) sqrt(x + 1)); NaN below 1 as sqrt's.
+        # Two square roots, not sqrt((x - 1)(x + 1)): at x = 1 the product's
+        # derivative would multiply sqrt's infinite one by x - 1 = 0 (NaN);
+        # this way the gradient is inf there, as PyTorch's 1 / sqrt(x^2 - 1)
         xm1 = aten.sub.Scalar(x, 1.0)
-        return aten.log1p.default(aten.add.Tensor(xm1, aten.sqrt.default(
-            aten.mul.Tensor(xm1, aten.add.Scalar(x, 1.0)))))
+        return aten.log1p.default(aten.add.Tensor(xm1, aten.mul.Tensor(
+            aten.sqrt.default(xm1), aten.sqrt.default(aten.add.Scalar(x, 1.0)))))
 
     def atanh(x):
         # (log1p(x) - log1p(-x)) / 2: the two terms have opposite signs (no

@@ -149,8 +149,26 @@ def trace(fn, example_args: Sequence, recurrent: str = "loop"):
     PythonKeyTracer.record_stack_traces = True
     try:
         with loops:
-            return make_fx(functionalize(fn),
-                           decomposition_table=_decompositions())(*example_args)
+            try:
+                return make_fx(functionalize(fn),
+                               decomposition_table=_decompositions())(*example_args)
+            except RuntimeError as e:
+                if not _missing_half_kernel(e):
+                    raise
+                # A decomposition (or the module) calls an op that PyTorch
+                # has no CPU kernel for in this dtype (float16 floor, log,
+                # addmm... in 1.13). Tracing needs only shapes and dtypes:
+                # trace again on fake tensors, which run no kernel.
+                try:
+                    gm = make_fx(functionalize(fn), decomposition_table=_decompositions(),
+                                 tracing_mode="fake")(*example_args)
+                    _check_no_fake_constants(gm)
+                    return gm
+                except Exception:
+                    raise TadImportError(
+                        f"cannot trace{_torch_frame(e)}: PyTorch has no CPU kernel for it "
+                        f"in this dtype ({_first_line(e)}), and tracing on fake tensors "
+                        f"failed too{_user_frame(e)}") from None
     except RuntimeError as e:
         if "data-dependent" in str(e) or "get value out of a tracing tensor" in str(e):
             raise TadImportError(
@@ -177,6 +195,43 @@ def _torch_frame(exc) -> str:
             return (f" {module}.{frame.name} ({os.path.basename(frame.filename)}:"
                     f"{frame.lineno}: {(frame.line or '').strip()})")
     return ""
+
+
+def _missing_half_kernel(exc) -> bool:
+    """Whether ``exc`` is PyTorch's "not implemented for 'Half'" (or
+    'BFloat16'): a CPU kernel missing for a 16-bit float dtype."""
+    return bool(re.search(r"not implemented for '(Half|BFloat16)'", str(exc)))
+
+
+def _check_no_fake_constants(gm):
+    """Raises where a fake-tensor trace holds a constant made while tracing
+    (a fake tensor, whose values the importer cannot read)."""
+    from torch._subclasses import FakeTensor
+    for name, value in list(gm.named_buffers()) + list(vars(gm).items()):
+        if isinstance(value, FakeTensor):
+            raise RuntimeError(f"the trace holds a fake constant {name}")
+
+
+def _call_widened(target, args, kwargs):
+    """``target`` on float32 copies of its 16-bit float tensors, float32
+    results rounded back: the value of an op that PyTorch has no CPU
+    kernel for in that dtype (the importer needs its shape and dtype, and
+    the values of constants, which ATen computes in float32 too)."""
+    torch = _torch()
+    half = [a.dtype for a in torch.utils._pytree.tree_flatten((args, kwargs))[0]
+            if isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)]
+    widen = lambda a: a.float() if isinstance(a, torch.Tensor) and a.dtype in (  # noqa: E731
+        torch.float16, torch.bfloat16) else a
+    args, kwargs = torch.utils._pytree.tree_map(widen, (args, kwargs))
+    out = target(*args, **kwargs)
+    narrow = lambda r: r.to(half[0]) if isinstance(r, torch.Tensor) and half and (  # noqa: E731
+        r.dtype == torch.float32) else r
+    return torch.utils._pytree.tree_map(narrow, out)
+
+
+def _first_line(exc) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
 def _user_frame(exc) -> str:
@@ -613,7 +668,12 @@ class _Emitter:
             assert n.op == "call_function", n.op
             args = torch.fx.node.map_arg(n.args, lambda a: self.env[a])
             kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: self.env[a])
-            self.env[n] = n.target(*args, **kwargs)
+            try:
+                self.env[n] = n.target(*args, **kwargs)
+            except RuntimeError as e:
+                if not _missing_half_kernel(e):
+                    raise
+                self.env[n] = _call_widened(n.target, args, kwargs)
             if _op_key_or_none(n.target) in _UNINITIALIZED_OPS:
                 self.env[n] = torch.zeros_like(self.env[n])
             inputs = n.all_input_nodes

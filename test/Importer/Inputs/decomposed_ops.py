@@ -12,6 +12,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
@@ -41,6 +42,29 @@ def given(name, fn, *values):
     except (tad.TadImportError, tad.CompileError) as e:
         print(f"FAIL {name}: {type(e).__name__}: {str(e).splitlines()[0]}")
         return 1
+
+
+def at_singularity(name, fn, values):
+    """``fn``'s value and gradient (cotangent 1) where they are infinite,
+    in float64 and float32: the same infinities as torch.autograd in
+    float64 on the same values (not NaN), the finite elements within 1e-6
+    (float64) or 1e-5 (float32: near a pole PyTorch's own float32 formula
+    is further off)."""
+    print(f"-- {name}")
+    problems = []
+    for dtype, rtol in ((torch.float64, 1e-6), (torch.float32, 1e-5)):
+        x = torch.tensor(values, dtype=dtype)
+        x64 = x.clone().double().requires_grad_()
+        want = fn(x64)
+        (grad,) = torch.autograd.grad(want, x64, torch.ones_like(want))
+        m = tad.compile(tad.from_torch(Fn(fn), [x.clone()]), vjp="forward")
+        got = m.forward_vjp(x.numpy(), torch.ones(x.shape, dtype=dtype).numpy())
+        for what, g, w in (("value", got[0], want), ("gradient", got[1], grad)):
+            w = w.detach().numpy()
+            if not np.allclose(g, w, rtol=rtol, atol=0.0, equal_nan=True):
+                problems.append(f"{dtype} {what} {g} vs {w}")
+    print("FAIL " + "; ".join(problems) if problems else "PASS float64 and float32")
+    return len(problems)
 
 
 TIES = [[3.0, 1.0, 3.0, 2.0, 1.0], [0.5, 0.5, 0.5, -1.0, 2.0]]
@@ -118,6 +142,10 @@ def main():
     failed += given("renorm", lambda x: torch.renorm(x, 1.5, 0, 1.0), (3, 4))
     failed += given("multilabel_margin_loss", lambda x: F.multilabel_margin_loss(
         x, torch.tensor([[2, 0, -1, 1], [3, -1, 0, 0]])), (2, 4))
+    # the derivative at a branch point: inf, as PyTorch's (a product rule
+    # that multiplies an infinite derivative by 0 would give NaN)
+    failed += at_singularity("acosh at 1", torch.acosh, [1.0, 1.0 + 2.0 ** -20, 1.5, 30.0])
+    failed += at_singularity("atanh at +-1", torch.atanh, [-1.0, -0.5, 0.0, 0.999, 1.0])
     print(f"{failed} failed")
 
 
