@@ -142,14 +142,19 @@ Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t batch,
 
 /// Rows of A per parallel block: a block's rows (rows x K bf16) fill at
 /// most half of L2, and there are at least `cores` blocks where M allows;
-/// a multiple of kBlock dividing M.
+/// a multiple of kBlock dividing M, into a number of blocks the cores split
+/// evenly where one exists (768 rows in blocks of 256 on 2 cores: one core
+/// would run two blocks while the other waits after one).
 int64_t rowBlock(int64_t M, int64_t K, int64_t l2Bytes, int64_t cores) {
+  cores = std::max<int64_t>(cores, 1);
   int64_t rows = std::max<int64_t>(kBlock, l2Bytes / 2 / (2 * K));
-  rows = std::min(rows, std::max<int64_t>(kBlock, M / std::max<int64_t>(
-                                                          cores, 1)));
+  rows = std::min(rows, std::max<int64_t>(kBlock, M / cores));
   rows = std::min(M, rows / kBlock * kBlock);
   while (M % rows != 0)
     rows -= kBlock;
+  for (int64_t even = rows; even >= kBlock; even -= kBlock)
+    if (M % even == 0 && (M / even) % cores == 0)
+      return even;
   return rows;
 }
 

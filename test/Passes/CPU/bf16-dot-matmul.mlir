@@ -96,3 +96,14 @@ func.func @transposed_rhs_odd_k(%a: memref<32x100xbf16>, %b: memref<64x100xbf16>
       ins(%a, %b : memref<32x100xbf16>, memref<64x100xbf16>) outs(%c : memref<32x64xf32>)
   return
 }
+// -----
+// Row blocks split evenly over the cores: 768 rows with k = 1024 fit in
+// blocks of 256 (half of L2), but 3 blocks on 2 cores leave one waiting
+// after its first: blocks of 192 instead (4, 2 per core).
+// CHECK-LABEL: func.func @even_row_blocks
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c768) step (%c192)
+// CHECK: x86vector.avx512.dot
+func.func @even_row_blocks(%a: memref<768x1024xbf16>, %b: memref<1024x64xbf16>, %c: memref<768x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<768x1024xbf16>, memref<1024x64xbf16>) outs(%c : memref<768x64xf32>)
+  return
+}
