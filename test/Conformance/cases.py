@@ -96,18 +96,15 @@ TIE_SENSITIVE = {"sort", "msort", "argsort", "topk"}
 #: the elements at a pole are left out of the comparisons (``skip``).
 POLES = {"digamma", "polygamma", "special.polygamma"}
 
-#: Ops checked by central differences (CENTRAL_DIFFERENCES) that jump at
-#: 0: there the difference quotient is 1 / FD_STEP, not the derivative (0).
-#: float16 samples hold exact zeros (small values rounded); in float32,
-#: bfloat16 and float16 those elements are left out (``skip``).
-JUMPS_AT_ZERO = {"sgn"}
-
-#: Kinks where PyTorch's own one-sided choice depends on its kernel path:
-#: at x = 3 hardswish's derivative is 1.5 (left) or 1 (right), and PyTorch
-#: 1.13 returns 1 from its vectorized loop and 1.5 from its scalar tail.
-#: bf16 samples hit such points exactly; in float32, bfloat16 and float16
-#: those elements are left out (``skip``).
-KINKS = {"nn.functional.hardswish": (-3.0, 3.0), "nn.functional.hardsigmoid": (-3.0, 3.0)}
+#: Points where an op has no derivative, which bf16 and f16 samples hit
+#: exactly (small values round to 0, others to 3.0): sgn's jump at 0, where
+#: the central difference (CENTRAL_DIFFERENCES) is 1 / FD_STEP, and the
+#: kinks of hardswish and hardsigmoid at +-3, where PyTorch 1.13 returns the
+#: right derivative from its vectorized loop and the left one from its
+#: scalar tail. In float32, bfloat16 and float16 those elements are left
+#: out of the comparisons (``skip``).
+NONSMOOTH_POINTS = {"sgn": (0.0,), "nn.functional.hardswish": (-3.0, 3.0),
+                    "nn.functional.hardsigmoid": (-3.0, 3.0)}
 
 #: Samples per case unless told otherwise.
 OP_SAMPLES = 2
@@ -380,9 +377,6 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
     problems += jvp_problems
     if jvp_ref is None:
         # <v, J t> against <J^T v, t>, with tad's VJP (checked above).
-        # Each product carries its factors' relative error, so the sums are
-        # compared relative to the sums of the products' magnitudes (a
-        # bf16 sum that cancels to a small value is still within rounding).
         def dot(a, b, magnitude=np.asarray):
             p = magnitude(_values(a) * _values(b))
             return float(np.sum(np.where(skip, 0.0, p) if skip is not None and
@@ -391,11 +385,17 @@ def check_program(compiled, args, diff_count, outs, grads, cts, jvp_ref, tangent
         rhs_pairs = list(zip(tad_grads, tangents[:len(float_args)]))
         lhs = sum(dot(c, t) for c, t in lhs_pairs)
         rhs = sum(dot(g, t) for g, t in rhs_pairs)
-        scale = max(1.0, sum(dot(c, t, np.abs) for c, t in lhs_pairs),
-                    sum(dot(g, t, np.abs) for g, t in rhs_pairs))
+        scale = max(1.0, abs(lhs), abs(rhs))
         dot_rtol = rtol
         for a in list(tad_tangents) + list(tad_grads):
             dot_rtol = _half_rtol(a, dot_rtol)
+        if dot_rtol > rtol:
+            # bf16/f16: each product carries its factors' rounding, so the
+            # sums are compared relative to the sums of the products'
+            # magnitudes (a sum that cancels to a small value is still
+            # within rounding); in f32 and f64 relative to the result.
+            scale = max(1.0, sum(dot(c, t, np.abs) for c, t in lhs_pairs),
+                        sum(dot(g, t, np.abs) for g, t in rhs_pairs))
         if not abs(lhs - rhs) <= dot_rtol * 10 * scale:
             problems.append(f"JVP: <v, J t> = {lhs!r} but <J^T v, t> = {rhs!r}")
 
@@ -509,11 +509,9 @@ def op_sample(op, sample, index, dtype):
     if dtype != torch.float64 and op.name in POLES and len(inputs) == 1:
         x = inputs[0].detach()
         skip = ((x <= 0) & (x == torch.round(x))).numpy()
-    if dtype != torch.float64 and op.name in JUMPS_AT_ZERO and len(inputs) == 1:
-        skip = (inputs[0].detach() == 0).numpy()
-    if dtype != torch.float64 and op.name in KINKS and len(inputs) == 1:
+    if dtype != torch.float64 and op.name in NONSMOOTH_POINTS and len(inputs) == 1:
         x = inputs[0].detach().double()
-        skip = sum((x == k) for k in KINKS[op.name]).bool().numpy()
+        skip = sum((x == p) for p in NONSMOOTH_POINTS[op.name]).bool().numpy()
     try:
         _check_op_sample(op, call, call_on, call_on64, inputs, index, skip)
     except Failure as e:

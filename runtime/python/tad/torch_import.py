@@ -218,15 +218,15 @@ def _call_widened(target, args, kwargs):
     kernel for in that dtype (the importer needs its shape and dtype, and
     the values of constants, which ATen computes in float32 too)."""
     torch = _torch()
-    half = [a.dtype for a in torch.utils._pytree.tree_flatten((args, kwargs))[0]
-            if isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)]
-    widen = lambda a: a.float() if isinstance(a, torch.Tensor) and a.dtype in (  # noqa: E731
-        torch.float16, torch.bfloat16) else a
-    args, kwargs = torch.utils._pytree.tree_map(widen, (args, kwargs))
-    out = target(*args, **kwargs)
-    narrow = lambda r: r.to(half[0]) if isinstance(r, torch.Tensor) and half and (  # noqa: E731
-        r.dtype == torch.float32) else r
-    return torch.utils._pytree.tree_map(narrow, out)
+    pytree = torch.utils._pytree
+
+    def is_half(a):
+        return isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
+    half = next((a.dtype for a in pytree.tree_flatten((args, kwargs))[0] if is_half(a)), None)
+    args, kwargs = pytree.tree_map(lambda a: a.float() if is_half(a) else a, (args, kwargs))
+    return pytree.tree_map(
+        lambda r: r.to(half) if half and isinstance(r, torch.Tensor) and r.dtype == torch.float32
+        else r, target(*args, **kwargs))
 
 
 def _first_line(exc) -> str:
