@@ -218,8 +218,11 @@ def compare(what, got, want, rtol, problems, peer=None, skip=None):
     float64 ``want``) also within ``F32_SLACK`` times the peer's error.
     ``skip``: a mask of elements not compared (poles), where it fits."""
     rtol = _half_rtol(got, rtol)
+    is_f16 = np.asarray(got).dtype == np.float16
     got = _values(got)
     want = np.asarray(want, dtype=np.float64)
+    if is_f16:  # beyond float16's range the correctly rounded value is inf
+        want = np.where(np.abs(want) >= 65520.0, np.copysign(np.inf, want), want)
     if got.shape != want.shape:
         problems.append(f"{what}: shape {got.shape}, expected {want.shape}")
         return
@@ -446,7 +449,25 @@ def _upcast(values):
             v.is_floating_point() else v for v in values]
 
 
-def op_sample(op, sample, index, dtype):
+def _widen(values, dtype):
+    """``values`` with their ``dtype`` tensors in float32 (differentiably)."""
+    return [v.to(torch.float32) if isinstance(v, torch.Tensor) and
+            v.dtype == dtype else v for v in values]
+
+
+def _widened(call_on, dtype):
+    """``call_on`` on float32 copies of its inputs, float32 results rounded
+    to ``dtype``: the casts are differentiable, so autograd and forward AD
+    see through them."""
+    def call_widened(xs):
+        out = call_on(_widen(xs, dtype))
+        return pytree.tree_map(
+            lambda t: t.to(dtype) if isinstance(t, torch.Tensor) and
+            t.dtype == torch.float32 else t, out)
+    return call_widened
+
+
+def op_sample(op, sample, index, dtype, widened=False):
     """Checks one SampleInput; returns None or raises."""
     _no_complex_or_sparse((sample.input, sample.args, sample.kwargs), "input")
     leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
@@ -474,6 +495,11 @@ def op_sample(op, sample, index, dtype):
         return call_on
     call_on = caller(leaves)
     call = _Call(call_on)
+    if widened:
+        # PyTorch has no CPU kernel for this op in this 16-bit dtype: its
+        # peer runs in float32 on the same values and rounds its results
+        # (what ATen does for the 16-bit ops it has); tad imports the op.
+        call_on = _widened(caller(_widen(leaves, dtype)), dtype)
     # float32: the reference runs on the same values in float64
     call_on64 = caller(_upcast(leaves)) if dtype != torch.float64 else None
 
@@ -507,8 +533,17 @@ def op_sample(op, sample, index, dtype):
                     f"unstably, tad stably, so their gradients differ validly")
     skip = None
     if dtype != torch.float64 and op.name in POLES and len(inputs) == 1:
-        x = inputs[0].detach()
+        x = inputs[0].detach().double()
         skip = ((x <= 0) & (x == torch.round(x))).numpy()
+        if dtype == torch.float16:
+            # near a pole the derivative itself overflows float16 (inf,
+            # as in PyTorch's own float16 formula) while its product with
+            # a small tangent or cotangent need not: not compared there
+            x = x.clone().requires_grad_(True)
+            out = _as_tuple(call_on64([x]))[0]
+            if out.shape == x.shape:
+                d, = torch.autograd.grad(out.sum(), x)
+                skip = skip | (d.detach().abs() >= 65504.0).numpy()
     if dtype != torch.float64 and op.name in NONSMOOTH_POINTS and len(inputs) == 1:
         x = inputs[0].detach().double()
         skip = sum((x == p) for p in NONSMOOTH_POINTS[op.name]).bool().numpy()
@@ -616,21 +651,47 @@ def central_jvp(call_on, inputs, tangents):
     return [_np((p - m) / (2 * FD_STEP)) for p, m in zip(plus, minus)]
 
 
+def _rounded_samples(op, dtype):
+    """The OpInfo's float32 samples rounded to ``dtype``: its sample
+    generator may itself call the float16 kernels PyTorch lacks (an SVD to
+    make well-conditioned matrices). A tensor that appears twice stays one
+    tensor."""
+    def rounded(sample):
+        memo = {}
+
+        def to_half(t):
+            if isinstance(t, torch.dtype):
+                return dtype if t == torch.float32 else t
+            if t.dtype != torch.float32:
+                return t
+            if id(t) not in memo:
+                memo[id(t)] = t.detach().to(dtype).requires_grad_(t.requires_grad)
+            return memo[id(t)]
+        return sample.transform(to_half)
+    return (rounded(s) for s in op.sample_inputs("cpu", torch.float32, requires_grad=True))
+
+
 def run_op(op, max_samples, dtype=torch.float64):
     if torch.float64 not in op.supported_dtypes("cpu"):
         raise Excluded("no float64 on CPU")
-    if dtype not in op.supported_dtypes("cpu"):
+    # A 16-bit dtype without a CPU kernel in PyTorch: checked against
+    # PyTorch in float32 rounded to it (_widened), as tad's 16-bit floats
+    # must work whether or not PyTorch's CPU build has the kernel.
+    widened = dtype in (torch.float16, torch.bfloat16) and \
+        dtype not in op.supported_dtypes("cpu") and torch.float32 in op.supported_dtypes("cpu")
+    if dtype not in op.supported_dtypes("cpu") and not widened:
         raise Excluded(f"no {str(dtype)[6:]} on CPU")
     if not op.supports_autograd:
         raise Excluded("no autograd")
     outcomes = []
     try:
-        samples = iter(op.sample_inputs("cpu", dtype, requires_grad=True))
+        samples = iter(_rounded_samples(op, dtype) if widened else
+                       op.sample_inputs("cpu", dtype, requires_grad=True))
         for index in range(max_samples):
             sample = next(samples, None)
             if sample is None:
                 break
-            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index, dtype)))
+            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index, dtype, widened)))
     except Exception as e:  # PyTorch's own sample generator
         outcomes.append({"status": "excluded", "reason":
                          f"PyTorch's sample_inputs raises {type(e).__name__}: {_first_line(e)}"})

@@ -13,6 +13,9 @@
   its asymptotic series (15 terms, below 1e-16) from 8 on.
 - log_ndtr(x) = log(erfcx(-x/sqrt2) / 2) - x^2/2 below -1 (no underflow),
   log1p(-erfc(x/sqrt2) / 2) above (ATen's split).
+- erfcx, log_ndtr, erfinv and ndtri of a float16 or bfloat16 input are
+  computed in float32 and rounded back (their constants overflow float16,
+  and the derivatives exp(x^2), exp(x^2/2) of a 16-bit x lose its precision).
 - erfinv and ndtri are inverses: an initial guess (Winitzki's closed
   form, about 2e-3 relative) refined by three Halley steps on erf (small
   arguments) or erfc (the tails, where erf(x) - y would cancel), all
@@ -63,11 +66,25 @@ def table():
                      aten.add.Scalar(aten.mul.Tensor(total, inv), coef))
         return aten.div.Tensor(total, aten.mul.Scalar(x, math.sqrt(math.pi)))
 
+    def in_float32(fn):
+        """``fn`` evaluated in float32 for a 16-bit float input, rounded
+        back, as ATen's 16-bit kernels compute in float32 too: constants
+        (the series' (2k-1)!!, up to 2e14) overflow float16, and
+        exp(x^2) of a 16-bit x carries x's rounding times 2x^2."""
+        def wrapped(x):
+            if x.dtype not in (torch.float16, torch.bfloat16):
+                return fn(x)
+            y = fn(aten._to_copy.default(x, dtype=torch.float32))
+            return y if y is NotImplemented else aten._to_copy.default(y, dtype=x.dtype)
+        return wrapped
+
+    @in_float32
     def erfcx(x):
         if not x.is_floating_point():
             return NotImplemented
         return where_lt(x, 8.0, erfcx_direct, erfcx_series)
 
+    @in_float32
     def log_ndtr(x):
         if not x.is_floating_point():
             return NotImplemented
@@ -129,6 +146,7 @@ def table():
     def signed(y, magnitude):
         return aten.where.self(aten.lt.Scalar(y, 0.0), aten.neg.default(magnitude), magnitude)
 
+    @in_float32
     def erfinv(y):
         if not y.is_floating_point():
             return NotImplemented
@@ -153,6 +171,7 @@ def table():
             return aten.where.self(aten.isnan.default(x), x, signed(yd, magnitude))
         return with_derivative(x, y, slope, infinite)
 
+    @in_float32
     def ndtri(p):
         if not p.is_floating_point():
             return NotImplemented

@@ -170,6 +170,10 @@ def trace(fn, example_args: Sequence, recurrent: str = "loop"):
                         f"in this dtype ({_first_line(e)}), and tracing on fake tensors "
                         f"failed too{_user_frame(e)}") from None
     except RuntimeError as e:
+        if not isinstance(e, TadImportError) and _refuses_half(e, example_args):
+            raise TadImportError(
+                f"cannot trace{_torch_frame(e)}: PyTorch refuses the 16-bit float dtype "
+                f"in an op that the function calls ({_first_line(e)}){_user_frame(e)}") from None
         if "data-dependent" in str(e) or "get value out of a tracing tensor" in str(e):
             raise TadImportError(
                 f"cannot trace{_torch_frame(e)}: it reads a tensor's value in Python "
@@ -201,6 +205,18 @@ def _missing_half_kernel(exc) -> bool:
     """Whether ``exc`` is PyTorch's "not implemented for 'Half'" (or
     'BFloat16'): a CPU kernel missing for a 16-bit float dtype."""
     return bool(re.search(r"not implemented for '(Half|BFloat16)'", str(exc)))
+
+
+def _refuses_half(exc, example_args) -> bool:
+    """Whether ``exc`` is PyTorch refusing a float16 or bfloat16 argument
+    by design (its linalg, FFT and quantile functions take only float32 and
+    float64) while tracing a function called with such an argument."""
+    torch = _torch()
+    if not any(isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
+               for a in torch.utils._pytree.tree_flatten(example_args)[0]):
+        return False
+    return bool(re.search(r"\b(Half|BFloat16|ComplexHalf)\b|Low precision dtypes|"
+                          r"float or double|float, double", str(exc)))
 
 
 def _check_no_fake_constants(gm):
