@@ -10,8 +10,10 @@ in worker processes with a timeout).
 
 Cases run in float64 (``op:NAME``, ``module:NAME``), in float32
 (``op:NAME@float32``, ``module:NAME@float32``), in bfloat16 (``@bfloat16``)
-and, for OpInfos whose dtypes include it on the CPU, in float16
-(``op:NAME@float16``). Per sample:
+and, for OpInfos, in float16 (``op:NAME@float16``). An OpInfo whose
+PyTorch has no CPU kernel in the 16-bit dtype is checked against PyTorch in
+float32 on the same values with its results rounded (``_widened``), on its
+float32 samples rounded (``_rounded_samples``). Per sample:
 - forward: tad's results against PyTorch's (floating-point outputs);
 - VJP: a random cotangent, the gradients of every floating-point input that
   the sample marks ``requires_grad`` (and, for modules, of every parameter)
