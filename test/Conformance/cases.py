@@ -12,7 +12,7 @@ Cases run in float64 (``op:NAME``, ``module:NAME``), in float32
 (``op:NAME@float32``, ``module:NAME@float32``), in bfloat16 (``@bfloat16``)
 and, for OpInfos, in float16 (``op:NAME@float16``). An OpInfo whose
 PyTorch has no CPU kernel in the 16-bit dtype is checked against PyTorch in
-float32 on the same values with its results rounded (``_widened``), on its
+float32 on the same values with its results rounded (``_call_widened``), on its
 float32 samples rounded (``_rounded_samples``). Per sample:
 - forward: tad's results against PyTorch's (floating-point outputs);
 - VJP: a random cotangent, the gradients of every floating-point input that
@@ -54,6 +54,7 @@ import torch  # noqa: E402
 from torch.utils import _pytree as pytree  # noqa: E402
 
 import tad  # noqa: E402
+from tad.torch_import import _call_widened  # noqa: E402
 
 #: Relative tolerance (scaled by max(1, the reference's largest magnitude)),
 #: float64: only summation order and libm differ.
@@ -457,18 +458,6 @@ def _widen(values, dtype):
             v.dtype == dtype else v for v in values]
 
 
-def _widened(call_on, dtype):
-    """``call_on`` on float32 copies of its inputs, float32 results rounded
-    to ``dtype``: the casts are differentiable, so autograd and forward AD
-    see through them."""
-    def call_widened(xs):
-        out = call_on(_widen(xs, dtype))
-        return pytree.tree_map(
-            lambda t: t.to(dtype) if isinstance(t, torch.Tensor) and
-            t.dtype == torch.float32 else t, out)
-    return call_widened
-
-
 def op_sample(op, sample, index, dtype, widened=False):
     """Checks one SampleInput; returns None or raises."""
     _no_complex_or_sparse((sample.input, sample.args, sample.kwargs), "input")
@@ -501,7 +490,10 @@ def op_sample(op, sample, index, dtype, widened=False):
         # PyTorch has no CPU kernel for this op in this 16-bit dtype: its
         # peer runs in float32 on the same values and rounds its results
         # (what ATen does for the 16-bit ops it has); tad imports the op.
-        call_on = _widened(caller(_widen(leaves, dtype)), dtype)
+        # (the importer's own evaluation of such ops, whose casts are
+        # differentiable, so autograd and forward AD see through them)
+        peer = caller(_widen(leaves, dtype))
+        call_on = lambda xs: _call_widened(peer, (xs,), {})  # noqa: E731
     # float32: the reference runs on the same values in float64
     call_on64 = caller(_upcast(leaves)) if dtype != torch.float64 else None
 
@@ -677,7 +669,7 @@ def run_op(op, max_samples, dtype=torch.float64):
     if torch.float64 not in op.supported_dtypes("cpu"):
         raise Excluded("no float64 on CPU")
     # A 16-bit dtype without a CPU kernel in PyTorch: checked against
-    # PyTorch in float32 rounded to it (_widened), as tad's 16-bit floats
+    # PyTorch in float32 rounded to it (_call_widened), as tad's 16-bit floats
     # must work whether or not PyTorch's CPU build has the kernel.
     widened = dtype in (torch.float16, torch.bfloat16) and \
         dtype not in op.supported_dtypes("cpu") and torch.float32 in op.supported_dtypes("cpu")
