@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/TadToLinalgPatterns.h"
+#include "passes/Conversion/TadToLinalg/TadToLinalgTensorUtils.h"
 
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -102,9 +103,37 @@ struct LowerToKernel : OpConversionPattern<OpTy> {
     if (!runtimeCalls)
       return op.emitOpError(
           "is not supported on the GPU target (it calls a CPU runtime kernel)");
-    rewriter.replaceOp(op, callKernel(rewriter, op, kernel, flags(op),
-                                      adaptor.getOperands(),
-                                      op->getResultTypes()));
+    // The kernels compute in double from f32 or f64 buffers: bf16 and f16
+    // matrices are extended to f32 and the results rounded back, as ATen
+    // would (its 16-bit linear algebra, where it has any, goes through
+    // f32 too).
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto widened = [&](Type type) -> Type {
+      auto tensor = cast<RankedTensorType>(type);
+      return isHalfFloat(tensor.getElementType()) ? tensor.clone(f32) : tensor;
+    };
+    auto convert = [&](Value value, Type to) -> Value {
+      if (value.getType() == to)
+        return value;
+      Type element = cast<RankedTensorType>(to).getElementType();
+      return buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(to), value,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            return convertScalar(nb, nl, args[0], element);
+          });
+    };
+    SmallVector<Value> inputs;
+    for (Value input : adaptor.getOperands())
+      inputs.push_back(convert(input, widened(input.getType())));
+    SmallVector<Type> kernelTypes;
+    for (Type type : op->getResultTypes())
+      kernelTypes.push_back(widened(type));
+    SmallVector<Value> results =
+        callKernel(rewriter, op, kernel, flags(op), inputs, kernelTypes);
+    for (auto [result, type] : llvm::zip(results, op->getResultTypes()))
+      result = convert(result, type);
+    rewriter.replaceOp(op, results);
     return success();
   }
 

@@ -23,6 +23,31 @@ def table():
     aten = torch.ops.aten
     from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 
+    pytree = torch.utils._pytree
+    half_floats = (torch.float16, torch.bfloat16)
+
+    def in_float32(fn):
+        """``fn`` evaluated on float32 copies of its 16-bit float tensors,
+        float32 results rounded back (integer ones, pivots or info, kept):
+        the eliminations, reflections and rotations below would otherwise
+        round every step to 8 (bfloat16) or 11 (float16) bits and overflow
+        float16's range, where ATen's 16-bit linear algebra (when it has
+        any) computes in float32."""
+        def wrapped(*args, **kwargs):
+            half = next((a.dtype for a in args
+                         if isinstance(a, torch.Tensor) and a.dtype in half_floats), None)
+            if half is None:
+                return fn(*args, **kwargs)
+            out = fn(*[aten._to_copy.default(a, dtype=torch.float32)
+                       if isinstance(a, torch.Tensor) and a.dtype in half_floats else a
+                       for a in args], **kwargs)
+            if out is NotImplemented:
+                return out
+            return pytree.tree_map(
+                lambda r: aten._to_copy.default(r, dtype=half)
+                if isinstance(r, torch.Tensor) and r.dtype == torch.float32 else r, out)
+        return wrapped
+
     def mT(x):
         return aten.transpose.int(x, -2, -1)
 
@@ -341,12 +366,13 @@ def table():
                                       aten.expand.default(order, batch + (n, n)))
         return aten.cat.default(out, -1), vectors
 
-    def svd(a, full_matrices=True, compute_uv=True, driver=None):
+    def svd(a, full_matrices=False, compute_uv=True, driver=None):
         # From the eigendecomposition of the smaller Gram matrix: S the
         # square roots of its eigenvalues (descending), V its eigenvectors,
         # U = A V / S (accurate for well-conditioned inputs of distinct
         # singular values). A complete U or V of a non-square matrix stays
-        # the (unsupported) op.
+        # the (unsupported) op. (The defaults are the schema's: ATen leaves
+        # out arguments equal to them, as svdvals' full_matrices=False.)
         m, n = a.shape[-2], a.shape[-1]
         if compute_uv and full_matrices and m != n:
             return NotImplemented
@@ -362,7 +388,7 @@ def table():
         u = aten.div.Tensor(aten.matmul.default(a, vectors), aten.unsqueeze.default(s, -2))
         return u, s, mT(vectors)
 
-    return {
+    return {op: fn if fn is matrix_exp else in_float32(fn) for op, fn in {
         aten._linalg_svd.default: svd,
         aten.linalg_householder_product.default: householder_product,
         aten.linalg_qr.default: qr,
@@ -378,4 +404,4 @@ def table():
         aten.cholesky.default: cholesky,
         aten.cholesky_inverse.default: cholesky_inverse,
         aten.cholesky_solve.default: cholesky_solve,
-    }
+    }.items()}

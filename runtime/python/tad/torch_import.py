@@ -210,13 +210,16 @@ def _missing_half_kernel(exc) -> bool:
 def _refuses_half(exc, example_args) -> bool:
     """Whether ``exc`` is PyTorch refusing a float16 or bfloat16 argument
     by design (its linalg, FFT and quantile functions take only float32 and
-    float64) while tracing a function called with such an argument."""
+    float64; ``stft``'s FFT kernel, reached without that check, fails on
+    its complex output type) while tracing a function called with such an
+    argument."""
     torch = _torch()
     if not any(isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
                for a in torch.utils._pytree.tree_flatten(example_args)[0]):
         return False
     return bool(re.search(r"\b(Half|BFloat16|ComplexHalf)\b|Low precision dtypes|"
-                          r"float or double|float, double", str(exc)))
+                          r"float or double|float, double|"
+                          r"expected scalar type Complex\w* but found Complex", str(exc)))
 
 
 def _check_no_fake_constants(gm):
@@ -232,14 +235,20 @@ def _call_widened(target, args, kwargs):
     """``target`` on float32 copies of its 16-bit float tensors, float32
     results rounded back: the value of an op that PyTorch has no CPU
     kernel for in that dtype (the importer needs its shape and dtype, and
-    the values of constants, which ATen computes in float32 too)."""
+    the values of constants, which ATen computes in float32 too). A
+    factory op (``eye``, ``arange``...) asked for a 16-bit ``dtype`` makes
+    float32."""
     torch = _torch()
     pytree = torch.utils._pytree
+    halves = (torch.float16, torch.bfloat16)
 
     def is_half(a):
-        return isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
+        return isinstance(a, torch.Tensor) and a.dtype in halves
     half = next((a.dtype for a in pytree.tree_flatten((args, kwargs))[0] if is_half(a)), None)
     args, kwargs = pytree.tree_map(lambda a: a.float() if is_half(a) else a, (args, kwargs))
+    if kwargs.get("dtype") in halves:
+        half = half or kwargs["dtype"]
+        kwargs = dict(kwargs, dtype=torch.float32)
     return pytree.tree_map(
         lambda r: r.to(half) if half and isinstance(r, torch.Tensor) and r.dtype == torch.float32
         else r, target(*args, **kwargs))
