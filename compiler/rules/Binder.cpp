@@ -1236,7 +1236,11 @@ Binder::callTensorBuiltin(const Expr &expr, StringRef name,
       self.isTensorLike()) {
     if (args[1].kind != Kind::IntList)
       return fail("new_zeros(Tensor, int[] sizes)");
-    return FormulaValue::zero(RankedTensorType::get(args[1].ints, elementType()));
+    // Sizes read off a tensor (self.sym_sizes()) keep it, for the
+    // dynamic ones.
+    Value sizesOf = args[1].sizesOffset == 0 ? args[1].sizesOf : Value();
+    return FormulaValue::zero(RankedTensorType::get(args[1].ints, elementType()),
+                              sizesOf);
   }
   // permute_backwards(grad, dims): permute by the inverse permutation.
   if (name == "permute_backwards" && args.size() == 2 && self.isTensorLike()) {

@@ -220,9 +220,12 @@ RuleSet::emitVJP(OpBuilder &b, Operation *op, ArrayRef<Value> resultCotangents,
   std::vector<FormulaValue> grads;
   for (auto [result, cotangent] :
        llvm::zip_equal(op->getResults(), resultCotangents))
+    // A missing cotangent is a zero of the result's sizes (read off the
+    // result where they are dynamic).
     grads.push_back(cotangent ? FormulaValue::ofTensor(cotangent)
                               : FormulaValue::zero(cast<RankedTensorType>(
-                                    result.getType())));
+                                                       result.getType()),
+                                                   result));
   // `grad` is the cotangent of the single output, or, as upstream, of the
   // only differentiable one (max.dim's values, native_dropout's output).
   SmallVector<unsigned> differentiableResults;
@@ -449,7 +452,8 @@ RuleSet::emitJVP(OpBuilder &b, Operation *op, ArrayRef<Value> operandTangents) {
     anyTangent |= static_cast<bool>(tangent);
     tangents.push_back(tangent ? FormulaValue::ofTensor(tangent)
                                : FormulaValue::zero(cast<RankedTensorType>(
-                                     operand.getType())));
+                                                        operand.getType()),
+                                                    operand));
     differentiable.push_back(diff);
   }
   for (const ValueGroup &group : layout->operands) {

@@ -223,6 +223,21 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
             checks.push_back({{0, d}, result.getDimSize(r)});
         }
       })
+      // source has self's sizes but at `dim`, where it has the index's
+      // length.
+      .Case([&](IndexAddOp o) {
+        auto self = tensorType(o.getSelf());
+        auto source = tensorType(o.getSource());
+        if (self.getRank() == 0 || source.getRank() != self.getRank())
+          return;
+        int64_t dim = *wrapDim(o.getDim(), self.getRank());
+        for (int64_t d = 0; d < self.getRank(); ++d)
+          if (d != dim)
+            equalChecks(op, 0, d, 2, d, checks);
+        auto index = tensorType(o.getIndex());
+        if (source.isDynamicDim(dim) && index.hasStaticShape())
+          checks.push_back({{2, dim}, index.getNumElements()});
+      })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); })
       // The pieces of a join agree in every dimension but the joined one

@@ -27,19 +27,17 @@ SmallVector<utils::IteratorType> parallel(int64_t n) {
   return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
 }
 
-Value emptyOf(OpBuilder &b, Location loc, RankedTensorType type) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-}
-
 /// An all-parallel generic over `type` whose inputs are read through `maps`
-/// and whose element is `body(args)`.
+/// and whose element is `body(args)`; its dynamic sizes are read from
+/// `sources` (see emptyTensor).
 Value readGeneric(OpBuilder &b, Location loc, RankedTensorType type,
                   ValueRange inputs, SmallVector<AffineMap> maps,
-                  ScalarFn body) {
+                  ScalarFn body, ArrayRef<SizeSource> sources = {}) {
   MLIRContext *ctx = b.getContext();
   maps.push_back(AffineMap::getMultiDimIdentityMap(type.getRank(), ctx));
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, inputs, ValueRange{emptyOf(b, loc, type)},
+             b, loc, TypeRange{type}, inputs,
+             ValueRange{emptyTensor(b, loc, type, sources)},
              maps, parallel(type.getRank()),
              [&](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(nb, nl, body(nb, nl, args.drop_back()));
@@ -64,17 +62,21 @@ Value lowerIndexSelect(IndexSelectOp op, IndexSelectOp::Adaptor adaptor,
   AffineMap indexMap =
       scalarIndex ? AffineMap::get(rank, 0, {}, ctx)
                   : AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx));
-  return readGeneric(b, op.getLoc(), type, adaptor.getIndex(), {indexMap},
-                     [&](OpBuilder &nb, Location nl, ValueRange args) {
-                       SmallVector<Value> coords;
-                       for (int64_t d = 0; d < rank; ++d)
-                         coords.push_back(
-                             d == dim ? asIndex(nb, nl, args[0])
-                                      : linalg::IndexOp::create(nb, nl, d)
-                                            .getResult());
-                       return tensor::ExtractOp::create(nb, nl, self, coords)
-                           .getResult();
-                     });
+  // Dynamic sizes are self's (the indexed one is the index's, static).
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    sources.push_back({self, d});
+  return readGeneric(
+      b, op.getLoc(), type, adaptor.getIndex(), {indexMap},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < rank; ++d)
+          coords.push_back(d == dim ? asIndex(nb, nl, args[0])
+                                    : linalg::IndexOp::create(nb, nl, d)
+                                          .getResult());
+        return tensor::ExtractOp::create(nb, nl, self, coords).getResult();
+      },
+      sources);
 }
 
 Value lowerGather(GatherOp op, GatherOp::Adaptor adaptor, OpBuilder &b) {

@@ -381,7 +381,7 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           VarMeanCorrectionOp,
           // Shapes (reshapeTo, buildTranspose).
           TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp,
-          UnsafeViewOp, ReshapeOp, UnsqueezeOp, PermuteOp,
+          UnsafeViewOp, ReshapeOp, UnsqueezeOp, SqueezeDimOp, PermuteOp,
           // Classification (TadToLinalgNN.cpp).
           SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op))
     return true;
@@ -427,6 +427,11 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           auto [size, times] = pair;
           return !ShapedType::isDynamic(size) || times == 1;
         });
+      })
+      // Reads and sums at a static index: the other sizes are self's
+      // (tad-check-shapes checks index_add's source against them).
+      .Case<IndexSelectOp, IndexAddOp>([](auto index) {
+        return index.getIndex().getType().hasStaticShape();
       })
       .Case([](CatOp) { return true; }) // offsets summed at run time
       .Case([](FlipOp) { return true; }) // n - 1 - i read at run time

@@ -29,7 +29,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _dynamic, _recurrent
+from . import _dynamic, _instance_norm, _recurrent
 from ._dynamic import DynamicShapeError
 
 __all__ = ["TadImportError", "UnsupportedOpError", "ImportedFunction",
@@ -148,7 +148,7 @@ def trace(fn, example_args: Sequence, recurrent: str = "loop"):
     saved = PythonKeyTracer.record_stack_traces
     PythonKeyTracer.record_stack_traces = True
     try:
-        with loops:
+        with loops, _instance_norm.statistics():
             try:
                 return make_fx(functionalize(fn),
                                decomposition_table=_decompositions())(*example_args)
