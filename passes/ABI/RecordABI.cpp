@@ -107,9 +107,15 @@ std::optional<ArgumentDim> SizeTracer::traceIndex(Value size) {
     if (!divisor || !index || !collapse)
       return std::nullopt;
     auto source = collapse.getSrcType();
+    // (A local: the group would be a reference into a temporary that dies
+    // before the loop runs.)
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    if (*index < 0 || *index >= static_cast<int64_t>(groups.size()))
+      return std::nullopt;
     std::optional<int64_t> member;
     int64_t known = 1;
-    for (int64_t d : collapse.getReassociationIndices()[*index]) {
+    for (int64_t d : groups[*index]) {
       if (!source.isDynamicDim(d))
         known *= source.getDimSize(d);
       else if (member)

@@ -121,3 +121,18 @@ func.func @flat(%a: tensor<?x6xf32>) -> tensor<?xf32> {
 func.func @named(%a: tensor<?xf32> {tad.dim_names = ["2x"]}) -> tensor<?xf32> {
   return %a : tensor<?xf32>
 }
+
+// -----
+
+// A view of a view over a dynamic batch (group norm's [N, G, C/G * HxW]
+// and back): the size is traced through both collapses. Reading the
+// collapse's groups once crashed tad-record-abi (a reference into a
+// temporary).
+// CHECK-LABEL: func.func @regroup
+//  CHECK-SAME:   sizes = [array<i64: -1, 4, 5, 3>, array<i64: -1, 4, 5, 3>], symbols = ["N"]
+func.func @regroup(%x: tensor<?x4x5x3xf64> {tad.dim_names = ["N", "", "", ""]}) -> tensor<?x4x5x3xf64> {
+  %0 = tad.view %x {size = array<i64: -1, 2, 30>} : (tensor<?x4x5x3xf64>) -> tensor<?x2x30xf64>
+  %1 = tad.tanh %0 : tensor<?x2x30xf64>
+  %2 = tad.view %1 {size = array<i64: -1, 4, 5, 3>} : (tensor<?x2x30xf64>) -> tensor<?x4x5x3xf64>
+  return %2 : tensor<?x4x5x3xf64>
+}

@@ -29,7 +29,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _dynamic, _instance_norm, _recurrent
+from . import _dynamic, _normalization, _recurrent
 from ._dynamic import DynamicShapeError
 
 __all__ = ["TadImportError", "UnsupportedOpError", "ImportedFunction",
@@ -148,10 +148,14 @@ def trace(fn, example_args: Sequence, recurrent: str = "loop"):
     saved = PythonKeyTracer.record_stack_traces
     PythonKeyTracer.record_stack_traces = True
     try:
-        with loops, _instance_norm.statistics():
+        dynamic = _SIZES_AT_RUN_TIME.get()
+        norms = _normalization.instance_norm_from_statistics() if dynamic \
+            else contextlib.nullcontext()
+        table = {**_decompositions(), **_normalization.group_norm_table()} if dynamic \
+            else _decompositions()
+        with loops, norms:
             try:
-                return make_fx(functionalize(fn),
-                               decomposition_table=_decompositions())(*example_args)
+                return make_fx(functionalize(fn), decomposition_table=table)(*example_args)
             except RuntimeError as e:
                 if not _missing_half_kernel(e):
                     raise
@@ -160,7 +164,7 @@ def trace(fn, example_args: Sequence, recurrent: str = "loop"):
                 # addmm... in 1.13). Tracing needs only shapes and dtypes:
                 # trace again on fake tensors, which run no kernel.
                 try:
-                    gm = make_fx(functionalize(fn), decomposition_table=_decompositions(),
+                    gm = make_fx(functionalize(fn), decomposition_table=table,
                                  tracing_mode="fake")(*example_args)
                     _check_no_fake_constants(gm)
                     return gm
