@@ -40,6 +40,7 @@ a crash, a raw Python exception, wrong numbers) is a ``fail``.
 import copy
 import hashlib
 import os
+import random
 import re
 import sys
 import traceback
@@ -866,7 +867,12 @@ def case_seed(name):
 def run_case(name, max_samples=None):
     ops, modules = databases()
     base, dtype = split_case(name)
-    torch.manual_seed(case_seed(name))
+    # Some sample generators draw from Python's random too (huber_loss's
+    # delta): without its seed a case's samples changed from run to run.
+    seed = case_seed(name)
+    torch.manual_seed(seed)
+    random.seed(seed)
+    np.random.seed(seed)
     try:
         if base.startswith("op:"):
             outcomes = run_op(ops[base], max_samples or OP_SAMPLES, dtype)

@@ -3,7 +3,9 @@ convolutions, transposed convolutions, upsampling (its VJP sums with
 index_add into zeros of the input's dynamic shape), 1-D pooling (squeeze
 of a static dimension under a dynamic batch), layer, instance and group
 norm (traced from their statistics in a dynamic trace, tad/_normalization.py:
-the static modules they are checked against use PyTorch's definitions). Each is imported once with a dynamic batch and checked, forward, VJP
+the static modules they are checked against use PyTorch's definitions),
+amax/amin, logsumexp, vector norms and cumsum along and across the batch,
+tril/triu. Each is imported once with a dynamic batch and checked, forward, VJP
 and JVP, at batch 1, 3 and 11 against the same layer imported and compiled
 for that batch statically, at -O0 and -O2 (the static module against
 PyTorch: output and input gradient); then a training step with group and
@@ -34,6 +36,20 @@ class Layer(nn.Module):
         return torch.tanh(self.inner(x))
 
 
+class Lambda(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+def both(along, across):
+    """A reduction along a sample's dimensions and one across the batch."""
+    return along + across.sum()
+
+
 torch.manual_seed(0)
 LAYERS = {  # name: (layer, one sample's shape)
     "conv1d": (nn.Conv1d(4, 3, 3, stride=2, padding=1), (4, 9)),
@@ -47,6 +63,12 @@ LAYERS = {  # name: (layer, one sample's shape)
     "layer_norm": (nn.LayerNorm([4, 5]), (3, 4, 5)),
     "instance_norm": (nn.InstanceNorm2d(4, affine=True), (4, 5, 3)),
     "group_norm": (nn.GroupNorm(2, 4), (4, 5, 3)),
+    # reductions and scans along and across the batch
+    "amax": (Lambda(lambda x: both(x.amax(1), x.amin(0))), (4, 5)),
+    "logsumexp": (Lambda(lambda x: both(torch.logsumexp(x, 2), torch.logsumexp(x, 0))), (4, 5)),
+    "vector norm": (Lambda(lambda x: both(x.norm(dim=1), torch.linalg.vector_norm(x, 3, dim=0))), (4, 5)),
+    "cumsum": (Lambda(lambda x: torch.cumsum(x, 1) + torch.cumsum(x, 0)), (4, 5)),
+    "tril": (Lambda(lambda x: torch.tril(x, -1) + torch.triu(x)), (4, 5)),
 }
 
 

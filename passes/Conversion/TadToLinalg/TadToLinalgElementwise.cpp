@@ -229,10 +229,16 @@ struct LowerZerosLike : OpConversionPattern<ZerosLikeOp> {
   }
 };
 
-Value lowerFullLike(FullLikeOp op, FullLikeOp::Adaptor, OpBuilder &b) {
+/// full_like: self's sizes (dynamic ones read from it) filled.
+Value lowerFullLike(FullLikeOp op, FullLikeOp::Adaptor adaptor, OpBuilder &b) {
+  RankedTensorType type = resultTypeOf(op);
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sources.push_back({adaptor.getSelf(), d});
   return filledTensor(
-      b, op.getLoc(), resultTypeOf(op),
-      floatConstant(b, op.getLoc(), elementTypeOf(op), op.getFillValue()));
+      b, op.getLoc(), type,
+      floatConstant(b, op.getLoc(), elementTypeOf(op), op.getFillValue()),
+      sources);
 }
 
 Value lowerConstant(ConstantOp op, ConstantOp::Adaptor, OpBuilder &b) {

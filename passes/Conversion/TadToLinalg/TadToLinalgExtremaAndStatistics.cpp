@@ -80,12 +80,17 @@ SmallVector<Value> lowerSelecting(OpTy op, typename OpTy::Adaptor adaptor,
       reducedShape(selfType.getShape(), {dim}, false), selfType.getElementType());
   auto reducedIndices =
       RankedTensorType::get(reducedValues.getShape(), b.getI64Type());
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      sources.push_back({adaptor.getSelf(), d});
   Value init = filledTensor(
       b, loc, reducedValues,
-      floatConstant(b, loc, selfType.getElementType(), IsMax ? -kInf : kInf));
+      floatConstant(b, loc, selfType.getElementType(), IsMax ? -kInf : kInf),
+      sources);
   Value initIndex = filledTensor(
       b, loc, reducedIndices,
-      arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0), sources);
   SmallVector<AffineExpr> kept;
   SmallVector<utils::IteratorType> iterators;
   for (int64_t d = 0; d < rank; ++d) {
@@ -369,7 +374,11 @@ Value lowerCumsum(CumsumOp op, CumsumOp::Adaptor adaptor, OpBuilder &b) {
                               AffineMap::get(rank + 1, 0, output, ctx)};
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
-  Value init = filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()));
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    sources.push_back({adaptor.getSelf(), d});
+  Value init = filledTensor(b, loc, type, zeroConstant(b, loc, type.getElementType()),
+                            sources);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ValueRange{adaptor.getSelf()},
              ValueRange{init}, maps, iterators,

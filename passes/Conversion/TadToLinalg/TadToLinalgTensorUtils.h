@@ -32,8 +32,13 @@ inline Value buildReduction(OpBuilder &b, Location loc, Value input,
   auto resultType = RankedTensorType::get(
       reducedShape(type.getShape(), dims, /*keepdim=*/false),
       type.getElementType());
-  Value acc = filledTensor(b, loc, resultType, init);
   int64_t rank = type.getRank();
+  // The kept dimensions' dynamic sizes are the input's.
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d))
+      sources.push_back({input, d});
+  Value acc = filledTensor(b, loc, resultType, init, sources);
   SmallVector<AffineExpr> kept;
   SmallVector<utils::IteratorType> iterators;
   for (int64_t d = 0; d < rank; ++d) {

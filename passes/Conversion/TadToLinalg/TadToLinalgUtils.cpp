@@ -379,6 +379,14 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
           MseLossBackwardOp, VarCorrectionOp, StdCorrectionOp,
           VarMeanCorrectionOp,
+          // Extrema, norms and scans (buildReduction, buildSum; the
+          // accumulators' sizes are self's).
+          AmaxOp, AminOp, MaxDimOp, MinDimOp, LogsumexpOp, LinalgVectorNormOp,
+          CumsumOp,
+          // Triangles (the mask reads the last two loop indices).
+          TrilOp,
+          // Creation (self's sizes).
+          FullLikeOp,
           // Shapes (reshapeTo, buildTranspose).
           TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp,
           UnsafeViewOp, ReshapeOp, UnsqueezeOp, SqueezeDimOp, PermuteOp,
