@@ -49,6 +49,18 @@ Value asIndex(OpBuilder &b, Location loc, Value i64) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
 }
 
+/// Inside a generic over a tensor of self's rank: self at the loop's
+/// position, but at `index` (an i64) in dimension `dim`.
+Value extractAlong(OpBuilder &b, Location loc, Value self, int64_t dim,
+                   Value index) {
+  int64_t rank = cast<RankedTensorType>(self.getType()).getRank();
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < rank; ++d)
+    coords.push_back(d == dim ? asIndex(b, loc, index)
+                              : linalg::IndexOp::create(b, loc, d).getResult());
+  return tensor::ExtractOp::create(b, loc, self, coords).getResult();
+}
+
 Value lowerIndexSelect(IndexSelectOp op, IndexSelectOp::Adaptor adaptor,
                        OpBuilder &b) {
   MLIRContext *ctx = b.getContext();
@@ -69,12 +81,7 @@ Value lowerIndexSelect(IndexSelectOp op, IndexSelectOp::Adaptor adaptor,
   return readGeneric(
       b, op.getLoc(), type, adaptor.getIndex(), {indexMap},
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        SmallVector<Value> coords;
-        for (int64_t d = 0; d < rank; ++d)
-          coords.push_back(d == dim ? asIndex(nb, nl, args[0])
-                                    : linalg::IndexOp::create(nb, nl, d)
-                                          .getResult());
-        return tensor::ExtractOp::create(nb, nl, self, coords).getResult();
+        return extractAlong(nb, nl, self, dim, args[0]);
       },
       sources);
 }
@@ -91,12 +98,7 @@ Value lowerGather(GatherOp op, GatherOp::Adaptor adaptor, OpBuilder &b) {
       b, op.getLoc(), type, adaptor.getIndex(),
       {AffineMap::getMultiDimIdentityMap(rank, ctx)},
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        SmallVector<Value> coords;
-        for (int64_t d = 0; d < rank; ++d)
-          coords.push_back(d == dim ? asIndex(nb, nl, args[0])
-                                    : linalg::IndexOp::create(nb, nl, d)
-                                          .getResult());
-        return tensor::ExtractOp::create(nb, nl, self, coords).getResult();
+        return extractAlong(nb, nl, self, dim, args[0]);
       });
 }
 
