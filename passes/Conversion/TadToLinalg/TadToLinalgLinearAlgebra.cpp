@@ -15,7 +15,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/TadToLinalg/TadToLinalgPatterns.h"
-#include "passes/Conversion/TadToLinalg/TadToLinalgTensorUtils.h"
 
 #include "dialects/Tad/TadOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::tad;
@@ -103,37 +103,18 @@ struct LowerToKernel : OpConversionPattern<OpTy> {
     if (!runtimeCalls)
       return op.emitOpError(
           "is not supported on the GPU target (it calls a CPU runtime kernel)");
-    // The kernels compute in double from f32 or f64 buffers: bf16 and f16
-    // matrices are extended to f32 and the results rounded back, as ATen
-    // would (its 16-bit linear algebra, where it has any, goes through
-    // f32 too).
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    auto widened = [&](Type type) -> Type {
-      auto tensor = cast<RankedTensorType>(type);
-      return isHalfFloat(tensor.getElementType()) ? tensor.clone(f32) : tensor;
-    };
-    auto convert = [&](Value value, Type to) -> Value {
-      if (value.getType() == to)
-        return value;
-      Type element = cast<RankedTensorType>(to).getElementType();
-      return buildElementwise(
-          rewriter, loc, cast<RankedTensorType>(to), value,
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            return convertScalar(nb, nl, args[0], element);
-          });
-    };
-    SmallVector<Value> inputs;
-    for (Value input : adaptor.getOperands())
-      inputs.push_back(convert(input, widened(input.getType())));
-    SmallVector<Type> kernelTypes;
-    for (Type type : op->getResultTypes())
-      kernelTypes.push_back(widened(type));
-    SmallVector<Value> results =
-        callKernel(rewriter, op, kernel, flags(op), inputs, kernelTypes);
-    for (auto [result, type] : llvm::zip(results, op->getResultTypes()))
-      result = convert(result, type);
-    rewriter.replaceOp(op, results);
+    // The kernels read f32 or f64 buffers; tad-widen-low-precision gives
+    // bf16 and f16 ops f32 operands first (a 16-bit buffer would be read
+    // as f32).
+    for (Type type : op->getOperandTypes())
+      if (!getElementTypeOrSelf(type).isF32() &&
+          !getElementTypeOrSelf(type).isF64())
+        return op.emitOpError("needs f32 or f64 operands for its runtime "
+                              "kernel (tad-widen-low-precision extends bf16 "
+                              "and f16 ones first)");
+    rewriter.replaceOp(op, callKernel(rewriter, op, kernel, flags(op),
+                                      adaptor.getOperands(),
+                                      op->getResultTypes()));
     return success();
   }
 

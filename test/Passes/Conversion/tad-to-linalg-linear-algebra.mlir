@@ -40,22 +40,5 @@ func.func @cholesky(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
   return %0#0 : tensor<3x3xf64>
 }
 
-// A bf16 (or f16) matrix is extended to f32 for the f32 kernel and its
-// float results are rounded back; the integer info is the kernel's.
-// CHECK-LABEL: func.func @inv_bf16(
-//       CHECK:   %[[W:.*]] = linalg.generic
-//       CHECK:     arith.extf %{{.*}} : bf16 to f32
-//       CHECK:   bufferization.to_buffer %[[W]] read_only : tensor<3x3xf32> to memref<3x3xf32>
-//       CHECK:   call @_tad_linalg_inv_f32(
-//       CHECK:   %[[I:.*]] = bufferization.to_tensor %{{.*}} : memref<3x3xf32> to tensor<3x3xf32>
-//       CHECK:   %[[N:.*]] = bufferization.to_tensor %{{.*}} : memref<i32> to tensor<i32>
-//       CHECK:   %[[R:.*]] = linalg.generic {{.*}} ins(%[[I]] : tensor<3x3xf32>)
-//       CHECK:     arith.truncf %{{.*}} : f32 to bf16
-//       CHECK:   return %[[R]], %[[N]] : tensor<3x3xbf16>, tensor<i32>
-func.func @inv_bf16(%a: tensor<3x3xbf16>) -> (tensor<3x3xbf16>, tensor<i32>) {
-  %0:2 = tad.linalg_inv_ex %a : (tensor<3x3xbf16>) -> (tensor<3x3xbf16>, tensor<i32>)
-  return %0#0, %0#1 : tensor<3x3xbf16>, tensor<i32>
-}
-
 // With runtime-calls=false (the GPU target) each op is a located error.
 // GPU: tad-to-linalg-linear-algebra.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tad.linalg_inv_ex' op is not supported on the GPU target (it calls a CPU runtime kernel)
