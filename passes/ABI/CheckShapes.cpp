@@ -238,6 +238,15 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
         if (source.isDynamicDim(dim) && index.hasStaticShape())
           checks.push_back({{2, dim}, index.getNumElements()});
       })
+      // The gradient of embedding's rows has the indices' sizes and then
+      // the row width.
+      .Case([&](EmbeddingDenseBackwardOp o) {
+        int64_t rank = tensorType(o.getIndices()).getRank();
+        if (tensorType(o.getGradOutput()).getRank() != rank + 1)
+          return;
+        for (int64_t d = 0; d < rank; ++d)
+          equalChecks(op, 1, d, 0, d, checks);
+      })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); })
       // The pieces of a join agree in every dimension but the joined one

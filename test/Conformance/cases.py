@@ -149,13 +149,17 @@ def all_cases():
     ops, modules = databases()
     names = list(ops) + list(modules)
     return (names + [n + "@float32" for n in names] +
-            [n + "@bfloat16" for n in names] + [n + "@float16" for n in ops])
+            [n + "@bfloat16" for n in names] + [n + "@float16" for n in ops] +
+            [n + "@dynamic" for n in names])
 
 
 def split_case(name):
-    """``op:add@float32`` -> (``op:add``, torch.float32)."""
+    """``op:add@float32`` -> (``op:add``, torch.float32, False);
+    ``op:add@dynamic`` -> (``op:add``, torch.float64, True)."""
     base, _, dtype = name.partition("@")
-    return base, getattr(torch, dtype or "float64")
+    if dtype == "dynamic":
+        return base, torch.float64, True
+    return base, getattr(torch, dtype or "float64"), False
 
 
 class Unsupported(Exception):
@@ -284,6 +288,11 @@ def opt_level():
     return int(os.environ.get("TAD_CONFORMANCE_OPT_LEVEL", "3"))
 
 
+#: Set while a ``@dynamic`` case runs (run_case): tadc's refusals of
+#: dynamic sizes are then ``unsupported``.
+_DYNAMIC = False
+
+
 def compile_cached(text):
     key = hashlib.sha256(f"{_tadc_id()}\n-O{opt_level()}\n{text}".encode()).hexdigest()[:32]
     path = os.path.join(_cache_dir(), key + ".so")
@@ -311,6 +320,12 @@ def classify_compile_error(e):
                       + (f": {first}" if first else ""))
     if "derivative rule (add one with --rules)" in first:
         raise Unsupported(f"tadc: {first}")
+    # tad's own refusals of a dynamic size (an op it does not lower with
+    # one, a rule that needs the size at compile time); an upstream op's
+    # verifier complaining about one is a tad bug, a fail
+    if _DYNAMIC and "dynamic" in first and not re.search(
+            r"'(tensor|linalg|memref|arith|scf|func|bufferization|affine)\.", first):
+        raise Unsupported(f"tadc: {first}")
     raise Failure(f"tadc: {first}")
 
 
@@ -318,11 +333,14 @@ def classify_compile_error(e):
 # The checks shared by ops and modules
 # --------------------------------------------------------------------------
 
-def import_module(module, inputs):
+def import_module(module, inputs, dynamic_shapes=None):
     try:
-        return tad.from_torch(module, inputs, return_info=True)
+        return tad.from_torch(module, inputs, return_info=True,
+                              dynamic_shapes=dynamic_shapes)
     except tad.TadImportError as e:
         raise Unsupported(str(e).splitlines()[0])
+    except tad.DynamicShapeError as e:  # a clear refusal, not a guess
+        raise Unsupported("dynamic: " + str(e).splitlines()[0])
     except Exception as e:  # a raw exception out of the importer is a bug
         raise Failure(f"import raised {type(e).__name__}: {_first_line(e)}")
 
@@ -459,7 +477,7 @@ def _widen(values, dtype):
             v.dtype == dtype else v for v in values]
 
 
-def op_sample(op, sample, index, dtype, widened=False):
+def op_sample(op, sample, index, dtype, widened=False, dynamic=False):
     """Checks one SampleInput; returns None or raises."""
     _no_complex_or_sparse((sample.input, sample.args, sample.kwargs), "input")
     leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
@@ -543,7 +561,10 @@ def op_sample(op, sample, index, dtype, widened=False):
         x = inputs[0].detach().double()
         skip = sum((x == p) for p in NONSMOOTH_POINTS[op.name]).bool().numpy()
     try:
-        _check_op_sample(op, call, call_on, call_on64, inputs, index, skip)
+        if dynamic:
+            _check_op_sample_dynamic(op, call, call_on, inputs, index)
+        else:
+            _check_op_sample(op, call, call_on, call_on64, inputs, index, skip)
     except Failure as e:
         if zero_size:  # said first: the cause of most such failures
             raise Failure(f"zero-size tensor: {e}")
@@ -666,7 +687,7 @@ def _rounded_samples(op, dtype):
     return (rounded(s) for s in op.sample_inputs("cpu", torch.float32, requires_grad=True))
 
 
-def run_op(op, max_samples, dtype=torch.float64):
+def run_op(op, max_samples, dtype=torch.float64, dynamic=False):
     if torch.float64 not in op.supported_dtypes("cpu"):
         raise Excluded("no float64 on CPU")
     # A 16-bit dtype without a CPU kernel in PyTorch: checked against
@@ -682,11 +703,14 @@ def run_op(op, max_samples, dtype=torch.float64):
     try:
         samples = iter(_rounded_samples(op, dtype) if widened else
                        op.sample_inputs("cpu", dtype, requires_grad=True))
+        if dynamic:  # the first samples that have a batch to make dynamic
+            samples = (s for s in samples if _has_batch(s))
         for index in range(max_samples):
             sample = next(samples, None)
             if sample is None:
                 break
-            outcomes.append(_sample_outcome(lambda: op_sample(op, sample, index, dtype, widened)))
+            outcomes.append(_sample_outcome(
+                lambda: op_sample(op, sample, index, dtype, widened, dynamic)))
     except Exception as e:  # PyTorch's own sample generator
         outcomes.append({"status": "excluded", "reason":
                          f"PyTorch's sample_inputs raises {type(e).__name__}: {_first_line(e)}"})
@@ -735,7 +759,7 @@ def _module_references(ref_module, inputs, cts):
     return outs, grads, dict(ref_module.named_buffers())
 
 
-def module_sample(info, module_input, training, index, dtype):
+def module_sample(info, module_input, training, index, dtype, dynamic=False):
     cargs, ckwargs = module_input.constructor_input.args, module_input.constructor_input.kwargs
     fargs, fkwargs = module_input.forward_input.args, module_input.forward_input.kwargs
     _no_complex_or_sparse((fargs, fkwargs), "input")
@@ -759,6 +783,8 @@ def module_sample(info, module_input, training, index, dtype):
     leaves = [v.detach() if isinstance(v, torch.Tensor) else v for v in leaves]
     inputs = [leaves[i].clone() for i in slots]
     wrapper = _ModuleCall(module, leaves, spec, slots)
+    if dynamic:
+        return _check_module_sample_dynamic(wrapper, inputs, index)
 
     ref_module = copy.deepcopy(wrapper)
     try:
@@ -808,17 +834,152 @@ def module_sample(info, module_input, training, index, dtype):
         raise Failure("; ".join(problems[:3]))
 
 
-def run_module(info, max_samples, dtype=torch.float64):
+def run_module(info, max_samples, dtype=torch.float64, dynamic=False):
     outcomes = []
     for training in (True, False):
         samples = info.module_inputs_func(info, device="cpu", dtype=dtype,
                                           requires_grad=True, training=training)
         for index, mi in enumerate(samples[:max_samples]):
             mode = "train" if training else "eval"
-            out = _sample_outcome(lambda: module_sample(info, mi, training, index, dtype))
+            out = _sample_outcome(
+                lambda: module_sample(info, mi, training, index, dtype, dynamic))
             out["sample"] = f"{mode} {index} ({mi.desc})" if mi.desc else f"{mode} {index}"
             outcomes.append(out)
     return outcomes
+
+
+# --------------------------------------------------------------------------
+# A dynamic batch (``NAME@dynamic``)
+# --------------------------------------------------------------------------
+
+#: The batch sizes a dynamic case runs at besides its sample's own: 1 (where
+#: PyTorch would broadcast a size, a dynamic size must still be the batch)
+#: and a prime that no trace used.
+DYNAMIC_BATCHES = (1, 7)
+
+
+def _with_batch(inputs, batched, size):
+    """``inputs`` with dimension 0 of those in ``batched`` resized to
+    ``size``, rows repeated cyclically (as the importer's traces do)."""
+    return [x.detach().index_select(0, torch.arange(size) % x.shape[0])
+            if i in batched else x.detach().clone() for i, x in enumerate(inputs)]
+
+
+def _has_batch(sample):
+    """Whether a differentiable input of ``sample`` has a dimension 0."""
+    return any(isinstance(v, torch.Tensor) and v.requires_grad and v.dim() >= 1
+               and v.shape[0] > 0
+               for v in pytree.tree_flatten((sample.input, sample.args,
+                                             sample.kwargs))[0])
+
+
+def _accepts(call_on, inputs):
+    try:
+        with torch.no_grad():
+            call_on([x.clone() for x in inputs])
+        return True
+    except Exception:
+        return False
+
+
+def _batch_inputs(call_on, inputs):
+    """The inputs whose dimension 0 is the batch: those of rank >= 1 whose
+    dimension 0 has the first such input's size, or only that first input
+    where PyTorch refuses them resized together (a square matrix's rows and
+    columns). The batch is the size dimension 0 takes in each."""
+    ranked = [i for i, x in enumerate(inputs) if x.dim() >= 1]
+    if not ranked:
+        raise Excluded("no batch dimension (only 0-d inputs)")
+    n = inputs[ranked[0]].shape[0]
+    if n == 0:
+        raise Excluded("zero-size batch")
+    together = [i for i in ranked if inputs[i].shape[0] == n]
+    traced = max(n, 2)  # the importer's two traces: at max(n, 2) and one more
+    for batched in dict.fromkeys((tuple(together), (ranked[0],))):
+        if _accepts(call_on, _with_batch(inputs, batched, traced)) and \
+                _accepts(call_on, _with_batch(inputs, batched, traced + 1)):
+            return list(batched)
+    raise Excluded("PyTorch raises with dimension 0 of the inputs resized "
+                   "(no batch dimension)")
+
+
+def _check_batches(compiled, inputs, batched, check_at, accepts):
+    """Runs ``check_at(xs, size, problems)`` at the sample's batch and at
+    DYNAMIC_BATCHES. Where PyTorch refuses a batch (``accepts``), tad must
+    refuse it too, with an error rather than numbers."""
+    n = inputs[batched[0]].shape[0]
+    for size in dict.fromkeys((n,) + DYNAMIC_BATCHES):
+        xs = _with_batch(inputs, batched, size)
+        if not accepts(xs):
+            try:
+                compiled.forward(*[_arg(x) for x in xs])
+            except tad.TadError:
+                continue
+            raise Failure(f"batch {size}: PyTorch raises, tad returns a result")
+        problems = []
+        check_at(xs, size, problems)
+        if problems:
+            raise Failure(f"batch {size}: " + "; ".join(problems[:3]))
+
+
+def _check_op_sample_dynamic(op, call, call_on, inputs, index):
+    """One OpInfo sample imported once with a dynamic batch (dimension 0 of
+    its batched inputs) and checked, forward, VJP and JVP, against PyTorch
+    at several batch sizes (float64)."""
+    batched = _batch_inputs(call_on, inputs)
+    text, _ = import_module(call, inputs, {i: {0: "B"} for i in batched})
+    compiled = compile_cached(text)
+    fd = op.name in CENTRAL_DIFFERENCES
+
+    def check_at(xs, size, problems):
+        gen = torch.Generator().manual_seed(index + 1)
+        with torch.no_grad():
+            outs = _as_tuple(call_on([x.clone() for x in xs]))
+        cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
+        tangents = [torch.randn(x.shape, generator=gen, dtype=x.dtype) for x in xs]
+        outs, grads, jvp_ref = _op_references(op, call_on, xs, cts, tangents, fd)
+        check_program(compiled, [_arg(x) for x in xs], len(xs), outs, grads, cts,
+                      jvp_ref, [_arg(t) for t in tangents], 0, [],
+                      FD_RTOL if fd else RTOL, problems)
+    _check_batches(compiled, inputs, batched, check_at, lambda xs: _accepts(call_on, xs))
+
+
+def _check_module_sample_dynamic(wrapper, inputs, index):
+    """One ModuleInfo sample imported once with a dynamic batch and checked
+    (outputs, input and parameter gradients, updated buffers, the VJP
+    dot-product check of the JVP) against PyTorch at several batch sizes."""
+    def accepts(xs):
+        try:
+            with torch.no_grad():
+                copy.deepcopy(wrapper)(*[x.clone() for x in xs])
+            return True
+        except Exception:
+            return False
+    batched = _batch_inputs(lambda xs: copy.deepcopy(wrapper)(*xs), inputs)
+    text, imp = import_module(copy.deepcopy(wrapper), [x.clone() for x in inputs],
+                              {i: {0: "B"} for i in batched})
+    compiled = compile_cached(text)
+    n_in = len(inputs)
+    params = [p for _, p in wrapper.named_parameters()]
+    state = params + [b for _, b in wrapper.named_buffers()]
+    names = [n for n, _ in wrapper.named_parameters()] + \
+        [n for n, _ in wrapper.named_buffers()]
+    updated = [state[i - n_in] for i in imp.updated_buffers]
+
+    def check_at(xs, size, problems):
+        gen = torch.Generator().manual_seed(index + 1)
+        with torch.no_grad():
+            outs = _as_tuple(copy.deepcopy(wrapper)(*[x.clone() for x in xs]))
+        cts = [torch.randn(o.shape, generator=gen, dtype=o.dtype) for o in outs]
+        outs, grads, ref_buffers = _module_references(copy.deepcopy(wrapper), xs, cts)
+        buffers_ref = [ref_buffers[names[i - n_in]] for i in imp.updated_buffers]
+        args = [_arg(x) for x in xs] + [_arg(p) for p in params] + \
+            [_arg(b) for b in updated]
+        tangents = [_arg(torch.randn(tuple(t.shape), generator=gen, dtype=t.dtype))
+                    for t in list(xs) + params + updated if t.is_floating_point()]
+        check_program(compiled, args, len(grads), outs, grads, cts, None, tangents,
+                      len(updated), buffers_ref, RTOL, problems)
+    _check_batches(compiled, inputs, batched, check_at, accepts)
 
 
 # --------------------------------------------------------------------------
@@ -865,8 +1026,10 @@ def case_seed(name):
 
 
 def run_case(name, max_samples=None):
+    global _DYNAMIC
     ops, modules = databases()
-    base, dtype = split_case(name)
+    base, dtype, dynamic = split_case(name)
+    _DYNAMIC = dynamic
     # Some sample generators draw from Python's random too (huber_loss's
     # delta): without its seed a case's samples changed from run to run.
     seed = case_seed(name)
@@ -875,9 +1038,10 @@ def run_case(name, max_samples=None):
     np.random.seed(seed)
     try:
         if base.startswith("op:"):
-            outcomes = run_op(ops[base], max_samples or OP_SAMPLES, dtype)
+            outcomes = run_op(ops[base], max_samples or OP_SAMPLES, dtype, dynamic)
         else:
-            outcomes = run_module(modules[base], max_samples or MODULE_SAMPLES, dtype)
+            outcomes = run_module(modules[base], max_samples or MODULE_SAMPLES, dtype,
+                                  dynamic)
     except Excluded as e:
         outcomes = [{"status": "excluded", "reason": str(e)}]
     except Exception as e:

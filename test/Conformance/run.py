@@ -171,7 +171,9 @@ SUMMARY_ROWS = (("OpInfo", "op:", "float64"), ("ModuleInfo", "module:", "float64
                 ("ModuleInfo float32", "module:", "float32"),
                 ("OpInfo bfloat16", "op:", "bfloat16"),
                 ("ModuleInfo bfloat16", "module:", "bfloat16"),
-                ("OpInfo float16", "op:", "float16"))
+                ("OpInfo float16", "op:", "float16"),
+                ("OpInfo dynamic batch", "op:", "dynamic"),
+                ("ModuleInfo dynamic batch", "module:", "dynamic"))
 
 
 def counts_of(results, kind, dtype="float64"):
@@ -211,6 +213,16 @@ def markdown(results, command, seconds, max_samples):
         "float32 samples rounded (PyTorch's sample generators need the missing",
         "kernels too); where PyTorch refuses the dtype by design (linalg, FFT,",
         "quantile) the case is unsupported.",
+        "",
+        "Each case also runs with a dynamic batch (`NAME@dynamic`, float64):",
+        "dimension 0 of the sample's inputs that share the first input's size",
+        "(or of the first alone, where PyTorch refuses them resized together) is",
+        "imported as one dynamic size (`tad.from_torch(..., dynamic_shapes=...)`)",
+        "and the one compiled module is checked as above at the sample's batch,",
+        "at batch 1 and at batch 7; where PyTorch refuses a batch, tad must",
+        "refuse it too (an error, not numbers). Here **unsupported** also covers",
+        "the importer's `DynamicShapeError` (the two traces differ in a way it",
+        "cannot generalise) and tadc's diagnostics that refuse a dynamic size.",
         "",
         "- **pass**: every sample that is not excluded matches;",
         "- **unsupported**: the importer refuses the program with a `TadImportError`",
@@ -276,8 +288,9 @@ def _reason_key(reason):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*",
-                        help="op:NAME or module:NAME, float32 and bfloat16 runs as "
-                        "op:NAME@float32, op:NAME@bfloat16")
+                        help="op:NAME or module:NAME; float32, bfloat16, float16 and "
+                        "dynamic-batch runs as op:NAME@float32, op:NAME@bfloat16, "
+                        "op:NAME@float16, op:NAME@dynamic")
     parser.add_argument("--full", action="store_true",
                         help="every case; writes docs/conformance.md and build/conformance.json")
     parser.add_argument("--subset", action="store_true",

@@ -114,3 +114,20 @@ func.func @insert_slice(%v: tensor<?x3xf32>, %w: tensor<2x3xf32>, %s: tensor<4x?
   %1 = tensor.insert_slice %w into %0[%i, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<2x3xf32> into tensor<4x?x3xf32>
   return %1 : tensor<4x?x3xf32>
 }
+
+// embedding's backward: the gradient's leading sizes against the indices'.
+// CHECK-LABEL: func.func @embedding_backward
+// CHECK-SAME:    (%[[G:.*]]: tensor<?x6x4xf32>, %[[I:.*]]: tensor<?x6xi64>)
+// CHECK:         %[[DG:.*]] = tensor.dim %[[G]], %{{.*}}
+// CHECK:         %[[A:.*]] = arith.index_cast %[[DG]] : index to i64
+// CHECK:         %[[DI:.*]] = tensor.dim %[[I]], %{{.*}}
+// CHECK:         %[[E:.*]] = arith.index_cast %[[DI]] : index to i64
+// CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[A]], %[[E]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           func.call @__tad_fail_shape(%[[A]], %[[E]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tad.embedding_dense_backward
+func.func @embedding_backward(%g: tensor<?x6x4xf32>, %i: tensor<?x6xi64>) -> tensor<10x4xf32> {
+  %0 = tad.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = -1 : i64, scale_grad_by_freq = false} : (tensor<?x6x4xf32>, tensor<?x6xi64>) -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}

@@ -108,10 +108,16 @@ Value lowerEmbedding(EmbeddingOp op, EmbeddingOp::Adaptor adaptor,
   auto type = cast<RankedTensorType>(op.getType());
   int64_t rank = type.getRank();
   Value weight = adaptor.getWeight();
+  Value indices = adaptor.getIndices();
+  // The result's sizes are the indices' and then the weight's row width.
   SmallVector<AffineExpr> exprs;
-  for (int64_t d = 0; d + 1 < rank; ++d)
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
     exprs.push_back(getAffineDimExpr(d, ctx));
-  return readGeneric(b, op.getLoc(), type, adaptor.getIndices(),
+    sources.push_back({indices, d});
+  }
+  sources.push_back({weight, 1});
+  return readGeneric(b, op.getLoc(), type, indices,
                      {AffineMap::get(rank, 0, exprs, ctx)},
                      [&](OpBuilder &nb, Location nl, ValueRange args) {
                        Value row = asIndex(nb, nl, args[0]);
@@ -119,7 +125,8 @@ Value lowerEmbedding(EmbeddingOp op, EmbeddingOp::Adaptor adaptor,
                        return tensor::ExtractOp::create(nb, nl, weight,
                                                         ValueRange{row, col})
                            .getResult();
-                     });
+                     },
+                     sources);
 }
 
 SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
@@ -394,7 +401,11 @@ Value lowerEmbeddingDenseBackward(EmbeddingDenseBackwardOp op,
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
   Value zeros = filledTensor(b, loc, type, zeroConstant(b, loc, element));
-  int64_t n = op.getIndices().getType().getNumElements();
+  // The indices' count n may be dynamic (a batch of token ids): the
+  // gradient's leading sizes are the indices' (tad-check-shapes).
+  auto indicesType = op.getIndices().getType();
+  int64_t n = indicesType.hasStaticShape() ? indicesType.getNumElements()
+                                           : ShapedType::kDynamic;
   int64_t width = type.getDimSize(1);
   if (n == 0)
     return zeros;

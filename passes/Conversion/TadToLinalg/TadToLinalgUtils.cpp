@@ -441,6 +441,14 @@ bool lowering::lowersDynamicShapes(Operation *op) {
       .Case<IndexSelectOp, IndexAddOp>([](auto index) {
         return index.getIndex().getType().hasStaticShape();
       })
+      // Rows of a static table at indices of any size (the gradient's
+      // leading sizes are the indices', checked by tad-check-shapes).
+      .Case([](EmbeddingOp embedding) {
+        return embedding.getWeight().getType().hasStaticShape();
+      })
+      .Case([](EmbeddingDenseBackwardOp backward) {
+        return backward.getType().hasStaticShape();
+      })
       .Case([](CatOp) { return true; }) // offsets summed at run time
       .Case([](FlipOp) { return true; }) // n - 1 - i read at run time
       .Case([](StackOp) { return true; }) // the new dimension is static

@@ -113,6 +113,9 @@ def table():
         r = torch.arange(rows).unsqueeze(-1)
         c = torch.arange(cols).unsqueeze(0)
         keep = (c - r >= diagonal) if upper else (c - r <= diagonal)
+        if not x.is_floating_point():
+            # a float 0.0 would promote an integer or boolean x to float
+            return aten.where.self(keep, x, aten.new_zeros.default(x, ()))
         return aten.where.ScalarOther(keep, x, 0.0)
 
     def triu(x, diagonal=0):

@@ -1,0 +1,29 @@
+// RUN: tad-opt %s --tad-to-linalg | FileCheck %s
+
+// embedding and its backward over a dynamic count of indices (a batch of
+// token ids): the result's dynamic sizes are the indices'; the backward
+// flattens both the indices and the gradient to that count
+// (TadToLinalgIndexing.cpp; tad-check-shapes compares the gradient's
+// leading sizes with the indices', check-shapes.mlir).
+
+// CHECK-LABEL: func.func @embedding(
+// CHECK-SAME:    %[[W:.*]]: tensor<10x4xf32>, %[[I:.*]]: tensor<?x6xi64>
+// CHECK:         %[[N:.*]] = tensor.dim %[[I]], %c0
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x6x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[I]] : tensor<?x6xi64>) outs(%[[E]] : tensor<?x6x4xf32>)
+// CHECK:           tensor.extract %[[W]]
+func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<?x6xi64>) -> tensor<?x6x4xf32> {
+  %0 = tad.embedding %w, %i {padding_idx = -1 : i64, scale_grad_by_freq = false, sparse = false} : (tensor<10x4xf32>, tensor<?x6xi64>) -> tensor<?x6x4xf32>
+  return %0 : tensor<?x6x4xf32>
+}
+
+// CHECK-LABEL: func.func @embedding_backward(
+// CHECK-SAME:    %[[G:.*]]: tensor<?x6x4xf32>, %[[I:.*]]: tensor<?x6xi64>
+// CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<10x4xf32>
+// CHECK-DAG:     %[[FI:.*]] = tensor.collapse_shape %[[I]] {{\[\[}}0, 1]] : tensor<?x6xi64> into tensor<?xi64>
+// CHECK-DAG:     %[[FG:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0, 1], [2]] : tensor<?x6x4xf32> into tensor<?x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[FI]], %[[FG]] : tensor<?xi64>, tensor<?x4xf32>) outs(%[[Z]] : tensor<10x4xf32>)
+func.func @embedding_backward(%g: tensor<?x6x4xf32>, %i: tensor<?x6xi64>) -> tensor<10x4xf32> {
+  %0 = tad.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = -1 : i64, scale_grad_by_freq = false} : (tensor<?x6x4xf32>, tensor<?x6xi64>) -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
