@@ -29,37 +29,45 @@ namespace {
 /// The runtime function that ends the call (runtime/src/cpu/call.c).
 constexpr StringLiteral kFailIndex = "__tad_fail_index";
 
-/// An index operand of an op and the range its values must lie in.
+/// An index operand of an op and the range its values must lie in: [0,
+/// extent), or [-extent, extent) where negative indices wrap. The extent
+/// is a dimension of the indexed tensor, read at run time where dynamic.
 struct IndexOperand {
   Value indices;
-  int64_t lo, hi;                     // [lo, hi)
+  int64_t extent;                     // ShapedType::kDynamic: read `sized`
+  Value sized;                        // the indexed tensor
+  int64_t dim = 0;                    // its indexed dimension
+  bool wraps = false;
   std::optional<int64_t> ignored;     // a value that is always accepted
 };
 
-int64_t dimSize(Value tensor, int64_t dim) {
-  auto type = cast<RankedTensorType>(tensor.getType());
+/// An operand indexing dimension `dim` of `self` (a 0-d tensor is indexed
+/// like one of size 1).
+IndexOperand indexing(Value indices, Value self, int64_t dim, bool wraps,
+                      std::optional<int64_t> ignored = std::nullopt) {
+  auto type = cast<RankedTensorType>(self.getType());
   if (type.getRank() == 0)
-    return 1; // a 0-d tensor is indexed like one of size 1
-  return type.getDimSize(*wrapDim(dim, type.getRank()));
+    return {indices, 1, self, 0, wraps, ignored};
+  int64_t d = *wrapDim(dim, type.getRank());
+  return {indices, type.getDimSize(d), self, d, wraps, ignored};
 }
 
 /// The index operands of `op`, with their ranges; none for other ops.
 SmallVector<IndexOperand> getIndexOperands(Operation *op) {
   SmallVector<IndexOperand> result;
   auto along = [&](Value indices, Value self, int64_t dim) {
-    result.push_back({indices, 0, dimSize(self, dim), std::nullopt});
+    result.push_back(indexing(indices, self, dim, /*wraps=*/false));
   };
   // index.Tensor and index_put wrap negative indices, as ATen does.
   auto wrapping = [&](ValueRange indices, Value self) {
-    for (auto [j, index] : llvm::enumerate(indices)) {
-      int64_t size = dimSize(self, j);
-      result.push_back({index, -size, size, std::nullopt});
-    }
+    for (auto [j, index] : llvm::enumerate(indices))
+      result.push_back(indexing(index, self, j, /*wraps=*/true));
   };
   auto nll = [&](Value self, Value target, int64_t ignoreIndex) {
     int64_t classDim =
         cast<RankedTensorType>(self.getType()).getRank() == 1 ? 0 : 1;
-    result.push_back({target, 0, dimSize(self, classDim), ignoreIndex});
+    result.push_back(
+        indexing(target, self, classDim, /*wraps=*/false, ignoreIndex));
   };
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](IndexSelectOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
@@ -69,8 +77,11 @@ SmallVector<IndexOperand> getIndexOperands(Operation *op) {
       .Case([&](ScatterValueOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
       .Case([&](IndexAddOp o) { along(o.getIndex(), o.getSelf(), o.getDim()); })
       .Case([&](EmbeddingOp o) { along(o.getIndices(), o.getWeight(), 0); })
+      // The result's rows, which exist only after the op: their count is
+      // the attribute.
       .Case([&](EmbeddingDenseBackwardOp o) {
-        along(o.getIndices(), o.getResult(), 0);
+        result.push_back({o.getIndices(), static_cast<int64_t>(o.getNumWeights()),
+                          Value(), 0, false, std::nullopt});
       })
       .Case([&](IndexTensorOp o) { wrapping(o.getIndices(), o.getSelf()); })
       .Case([&](IndexPutOp o) { wrapping(o.getIndices(), o.getSelf()); })
@@ -86,14 +97,13 @@ SmallVector<IndexOperand> getIndexOperands(Operation *op) {
       .Case([&](NllLoss2dBackwardOp o) {
         nll(o.getSelf(), o.getTarget(), o.getIgnoreIndex());
       });
-  // Only integer index tensors with elements and a static range are checked
-  // (boolean masks are not indices; an empty tensor holds no index).
+  // Only integer index tensors with elements are checked (boolean masks
+  // are not indices; an empty tensor holds no index).
   llvm::erase_if(result, [](const IndexOperand &operand) {
     auto type = dyn_cast<RankedTensorType>(operand.indices.getType());
     return !type || !type.getElementType().isSignlessInteger() ||
            type.getElementType().isInteger(1) ||
-           (type.hasStaticShape() && type.getNumElements() == 0) ||
-           ShapedType::isDynamic(operand.hi);
+           (type.hasStaticShape() && type.getNumElements() == 0);
   });
   return result;
 }
@@ -242,12 +252,13 @@ private:
           if (v.getType() != i64)
             v = arith::ExtSIOp::create(nb, nl, i64, v);
           if (operand.ignored) {
+            // counted as 0, which is in range (nll's targets do not wrap)
             Value ignored =
                 arith::ConstantIntOp::create(nb, nl, i64, *operand.ignored);
-            Value lo = arith::ConstantIntOp::create(nb, nl, i64, operand.lo);
+            Value zero = arith::ConstantIntOp::create(nb, nl, i64, 0);
             Value skip = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
                                                v, ignored);
-            v = arith::SelectOp::create(nb, nl, skip, lo, v);
+            v = arith::SelectOp::create(nb, nl, skip, zero, v);
           }
           linalg::YieldOp::create(
               nb, nl,
@@ -256,8 +267,20 @@ private:
         });
     Value least = tensor::ExtractOp::create(b, loc, extremes.getResult(0));
     Value greatest = tensor::ExtractOp::create(b, loc, extremes.getResult(1));
-    Value lo = arith::ConstantIntOp::create(b, loc, i64, operand.lo);
-    Value hi = arith::ConstantIntOp::create(b, loc, i64, operand.hi);
+    Value hi =
+        ShapedType::isDynamic(operand.extent)
+            ? Value(arith::IndexCastOp::create(
+                  b, loc, i64,
+                  tensor::DimOp::create(b, loc, operand.sized, operand.dim)))
+            : Value(arith::ConstantIntOp::create(b, loc, i64, operand.extent));
+    Value lo;
+    if (!operand.wraps)
+      lo = arith::ConstantIntOp::create(b, loc, i64, 0);
+    else if (ShapedType::isDynamic(operand.extent))
+      lo = arith::SubIOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, i64, 0), hi);
+    else
+      lo = arith::ConstantIntOp::create(b, loc, i64, -operand.extent);
     Value below =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, least, lo);
     Value above =

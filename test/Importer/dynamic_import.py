@@ -136,5 +136,44 @@ try:
 except tad.DynamicShapeError as e:
     print("refused:", str(e).splitlines()[0])
     check("constant of a dynamic size refused", "a constant's shape depends" in str(e))
+
+
+# A decision on the sizes that holds at both traced sizes but not below
+# them: the singular values of a tall [B, 5] matrix are 5 at B = 5 and 6,
+# but B below 5 (it was compiled with 5 outputs: NaN beyond the first B),
+# and the diagonal of a [B, 5] matrix is min(B, 5) long (its constant
+# positions read past the matrix below 5). Checked at B = 2 and refused.
+class Svdvals(nn.Module):
+    def forward(self, x):
+        return torch.linalg.svdvals(x)
+
+
+class Trace(nn.Module):
+    def forward(self, x):
+        return torch.trace(x)
+
+
+for model in (Svdvals(), Trace()):
+    what = f"{type(model).__name__.lower()} of a tall matrix refused"
+    try:
+        tad.from_torch(model, (torch.randn(5, 5, dtype=torch.float64),),
+                       dynamic_shapes={0: {0: "B"}})
+        check(what, False)
+    except tad.DynamicShapeError as e:
+        print("refused:", str(e).splitlines()[0])
+        check(what, "traced with 'B' = 2 it differs" in str(e))
+# A program that runs at the example sizes but not at 2 (row 3 of the batch).
+class Row3(nn.Module):
+    def forward(self, x):
+        return x[3] * x
+
+
+try:
+    tad.from_torch(Row3(), (torch.randn(5, 3, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: "B"}})
+    check("a program that does not run at size 2 refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("a program that does not run at size 2 refused", "does not run with 'B' = 2" in str(e))
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -94,11 +94,12 @@ def symbol_names(spec: Dict[int, Dict[int, str]]) -> List[str]:
 
 
 def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
-            grow: bool) -> Tuple[list, Dict[str, int]]:
+            grow: bool, smallest: bool = False) -> Tuple[list, Dict[str, int]]:
     """The inputs with their dynamic dimensions set to one size per name:
     the example's (at least 2, since PyTorch treats 1 as a broadcast), grown
-    by k + 1 for the k-th name when ``grow``. Rows are repeated cyclically,
-    so labels stay valid. Returns the inputs and the size of each name."""
+    by k + 1 for the k-th name when ``grow``, or 2 for every name when
+    ``smallest``. Rows are repeated cyclically, so labels stay valid.
+    Returns the inputs and the size of each name."""
     names = symbol_names(spec)
     sizes: Dict[str, int] = {}
     for index, dims in spec.items():
@@ -110,6 +111,8 @@ def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
                     f"sizes, {sizes[name]} and {size}")
     if grow:
         sizes = {n: s + names.index(n) + 1 for n, s in sizes.items()}
+    elif smallest:
+        sizes = {n: 2 for n in sizes}
     out = list(args)
     for index, dims in spec.items():
         a = out[index]

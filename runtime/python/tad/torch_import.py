@@ -1339,6 +1339,9 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
                 text_b = from_torch(module, args_b, name, nondiff_inputs, False,
                                     recurrent)
             text = _dynamic.generalize(text_a, text_b, base=base, grown=grown)
+            if any(size > 2 for size in base.values()):
+                _same_at_smallest(module, example_args, spec, text, text_b, grown, name,
+                                  nondiff_inputs, recurrent)
             return (text, info) if return_info else text
     fn, params, buffers = module_function(module, len(example_args))
     state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]
@@ -1354,6 +1357,37 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     if return_info:
         return imported.text, imported
     return imported.text
+
+
+def _same_at_smallest(module, example_args, spec, text, text_b, grown, name,
+                      nondiff_inputs, recurrent):
+    """Raises DynamicShapeError unless the program traced with every
+    dynamic size 2 generalises to ``text`` too. Two traces at neighbouring
+    sizes cannot see a decision that holds at both but not below them
+    (``min(rows, cols)`` of a tall matrix: an SVD's count of singular
+    values, a diagonal's length): such a program would be silently wrong at
+    the smaller sizes, so it is refused instead."""
+    torch = _torch()
+    args_s, small = _dynamic.resized(torch, example_args, spec, grow=False, smallest=True)
+    sizes = ", ".join(f"'{n}' = 2" for n in small)
+    try:
+        with sizes_at_run_time():
+            text_s = from_torch(module, args_s, name, nondiff_inputs, False, recurrent)
+        same = _dynamic.generalize(text_s, text_b, base=small, grown=grown) == text
+    except DynamicShapeError:
+        same = False
+    except Exception as e:  # PyTorch itself refuses the smaller inputs
+        raise DynamicShapeError(
+            f"cannot make the traced program dynamic: it does not run with {sizes} "
+            f"({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}), "
+            "so it is not the same program at every size") from None
+    if not same:
+        raise DynamicShapeError(
+            "cannot make the traced program dynamic: traced with "
+            f"{sizes} it differs from the program traced at the example sizes "
+            "(a decision that depends on the sizes, such as min(rows, cols), "
+            "holds at the example sizes but not at smaller ones), so one "
+            "compiled program would be wrong at some sizes")
 
 
 def _forward_arg_names(module, count: int):
