@@ -41,7 +41,7 @@ func.func @index(%x: tensor<5x3xf64>, %i: tensor<2xi64>, %j: tensor<2xi64>) -> t
   return %0 : tensor<2xf64>
 }
 
-// nll_loss targets: ignore_index counts as the low bound.
+// nll_loss targets: ignore_index counts as 0, which is in range.
 // CHECK-LABEL: func.func @nll
 // CHECK:         linalg.generic
 // CHECK:           %[[IGN:.*]] = arith.constant -100 : i64
@@ -62,6 +62,30 @@ func.func @nll(%x: tensor<3x4xf64>, %t: tensor<3xi64>) -> tensor<f64> {
 func.func @none(%x: tensor<3x5xf32>, %i: tensor<0xi64>) -> tensor<3x0xf32> {
   %0 = tad.index_select %x, %i {dim = 1} : (tensor<3x5xf32>, tensor<0xi64>) -> tensor<3x0xf32>
   return %0 : tensor<3x0xf32>
+}
+
+// Into a dynamic dimension (rows of a dynamic batch): the range is its
+// size at run time, [-size, size) where negative indices wrap.
+// CHECK-LABEL: func.func @dynamic_extent
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x3xf64>, %[[I:.*]]: tensor<2xi64>)
+// CHECK:         %[[D:.*]] = tensor.dim %[[X]], %{{.*}}
+// CHECK:         %[[HI:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK:         %[[LO:.*]] = arith.constant 0 : i64
+// CHECK:         arith.cmpi slt, %{{.*}}, %[[LO]]
+// CHECK:         arith.cmpi sge, %{{.*}}, %[[HI]]
+// CHECK:         scf.if
+// CHECK:           func.call @__tad_fail_index(%{{.*}}, %[[LO]], %[[HI]], %{{.*}})
+// CHECK:         tad.index_select
+// CHECK:         %[[D2:.*]] = tensor.dim %[[X]], %{{.*}}
+// CHECK:         %[[HI2:.*]] = arith.index_cast %[[D2]] : index to i64
+// CHECK:         %[[LO2:.*]] = arith.subi %{{.*}}, %[[HI2]] : i64
+// CHECK:         scf.if
+// CHECK:           func.call @__tad_fail_index(%{{.*}}, %[[LO2]], %[[HI2]], %{{.*}})
+// CHECK:         tad.index.Tensor
+func.func @dynamic_extent(%x: tensor<?x3xf64>, %i: tensor<2xi64>) -> (tensor<2x3xf64>, tensor<2x3xf64>) {
+  %0 = tad.index_select %x, %i {dim = 0} : (tensor<?x3xf64>, tensor<2xi64>) -> tensor<2x3xf64>
+  %1 = tad.index.Tensor %x, %i : (tensor<?x3xf64>, tensor<2xi64>) -> tensor<2x3xf64>
+  return %0, %1 : tensor<2x3xf64>, tensor<2x3xf64>
 }
 
 // A slice whose offset is known at run time: its first and last rows in
