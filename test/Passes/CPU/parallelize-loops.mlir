@@ -190,3 +190,22 @@ func.func @last(%a: memref<1048576xf32>, %b: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// A flip reads column 9 - j: tiling sizes a slice from the first and last
+// indices of a tile, which would give this operand one column (invalid
+// IR), so an op whose indexing decreases in a loop index is left serial.
+// CHECK-LABEL: func.func @flip(
+//   CHECK-NOT: scf.parallel
+//       CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<26215x10xf64>)
+func.func @flip(%a: memref<26215x10xf64>, %b: memref<26215x10xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, -d1 + 9)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<26215x10xf64>) outs(%b : memref<26215x10xf64>) {
+  ^bb0(%x: f64, %y: f64):
+    linalg.yield %x : f64
+  }
+  return
+}
