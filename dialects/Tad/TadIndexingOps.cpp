@@ -34,6 +34,13 @@ TAD_INFER(IndexSelectOp) {
   return success();
 }
 
+/// Whether an index size is at most the indexed tensor's, as far as is
+/// known before run time (a dynamic size may be either).
+static bool fitsIn(int64_t indexSize, int64_t size) {
+  return ShapedType::isDynamic(indexSize) || ShapedType::isDynamic(size) ||
+         indexSize <= size;
+}
+
 TAD_INFER(GatherOp) {
   TensorInference infer = tensorInference<GatherOp>(loc, operands);
   FailureOr<RankedTensorType> self = infer.tensor(0), index = infer.tensor(1);
@@ -48,7 +55,7 @@ TAD_INFER(GatherOp) {
     return failure();
   bool ok = index->getRank() == rank;
   for (int64_t d = 0; ok && d < rank; ++d)
-    ok = d == *dim || index->getDimSize(d) <= self->getDimSize(d);
+    ok = d == *dim || fitsIn(index->getDimSize(d), self->getDimSize(d));
   if (!ok)
     return infer.fail("index of shape ", shapeToString(index->getShape()),
                       " must have the rank of self ",
@@ -74,7 +81,7 @@ static LogicalResult inferScatter(const TensorInference &infer, int64_t dimAttr,
     return failure();
   bool ok = index->getRank() == rank;
   for (int64_t d = 0; ok && d < rank; ++d)
-    ok = d == *dim || index->getDimSize(d) <= self->getDimSize(d);
+    ok = d == *dim || fitsIn(index->getDimSize(d), self->getDimSize(d));
   if (!ok)
     return infer.fail("index of shape ", shapeToString(index->getShape()),
                       " must have the rank of self ",
@@ -86,7 +93,7 @@ static LogicalResult inferScatter(const TensorInference &infer, int64_t dimAttr,
       return failure();
     ok = src->getRank() == rank;
     for (int64_t d = 0; ok && d < rank; ++d)
-      ok = index->getDimSize(d) <= src->getDimSize(d);
+      ok = fitsIn(index->getDimSize(d), src->getDimSize(d));
     if (!ok)
       return infer.fail("src of shape ", shapeToString(src->getShape()),
                         " is smaller than index of shape ",

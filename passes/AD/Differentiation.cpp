@@ -165,6 +165,7 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
     return failure();
   DerivativeFunction derivative;
   derivative.signature = DerivativeSignature::of(primal);
+  derivative.mode = mode;
   bool reverse = mode == DerivativeMode::Reverse;
   FunctionType primalType = primal.getFunctionType();
   ArrayRef<unsigned> args = derivative.signature.args;
@@ -192,9 +193,31 @@ mlir::tad::createDerivativeFunction(SymbolTable &symbols, func::FuncOp primal,
 }
 
 void DerivativeFunction::finish(OpBuilder &b, ArrayRef<Value> results) {
+  // A symbolic zero of dynamic shape takes its sizes from the value it is
+  // the derivative of: the differentiable argument (a gradient) or the
+  // primal result (a tangent); a constant has a static shape.
+  bool reverse = mode == DerivativeMode::Reverse;
+  ArrayRef<unsigned> positions = reverse ? signature.args : signature.results;
+  size_t numPrimalResults = results.size() - positions.size();
+  auto sameShape = [&](size_t i) -> Value {
+    if (i < numPrimalResults)
+      return Value();
+    unsigned position = positions[i - numPrimalResults];
+    return reverse ? getEntryBlock().getArgument(position)
+                   : results[position];
+  };
   SmallVector<Value> returned;
-  for (auto [value, type] : llvm::zip_equal(results, func.getResultTypes()))
-    returned.push_back(value ? value : createZeros(b, func.getLoc(), type));
+  for (auto [i, value, type] :
+       llvm::enumerate(results, func.getResultTypes())) {
+    Value like = sameShape(i);
+    if (value)
+      returned.push_back(value);
+    else if (!cast<RankedTensorType>(type).hasStaticShape() && like &&
+             like.getType() == type)
+      returned.push_back(createZerosLike(b, func.getLoc(), like));
+    else
+      returned.push_back(createZeros(b, func.getLoc(), type));
+  }
   func::ReturnOp::create(b, func.getLoc(), returned);
 }
 

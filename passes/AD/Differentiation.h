@@ -79,6 +79,7 @@ enum class DerivativeMode { Reverse, Forward };
 struct DerivativeFunction {
   func::FuncOp func;
   DerivativeSignature signature;
+  DerivativeMode mode = DerivativeMode::Reverse;
   /// The primal's arguments to the entry block's leading arguments.
   IRMapping mapping;
   unsigned numPrimalArguments = 0;

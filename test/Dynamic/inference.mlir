@@ -91,3 +91,16 @@ func.func @expand_as(%x: tensor<?x1xf32>, %y: tensor<?x4xf32>, %z: tensor<2x3xf3
   return %0 : tensor<?x4xf32>
 }
 
+
+// -----
+
+// gather/scatter: an index size outside 'dim' may be at most self's; a
+// dynamic self size may be either, so it is accepted (it was an error).
+// CHECK-LABEL: func.func @gather_scatter
+func.func @gather_scatter(%x: tensor<?x5xf64>, %i: tensor<10x2xi64>, %s: tensor<10x2xf64>) -> (tensor<10x2xf64>, tensor<?x5xf64>) {
+  // CHECK: tad.gather {{.*}} -> tensor<10x2xf64>
+  %0 = tad.gather %x, %i {dim = 1 : i64} : (tensor<?x5xf64>, tensor<10x2xi64>) -> tensor<10x2xf64>
+  // CHECK: tad.scatter_add {{.*}} -> tensor<?x5xf64>
+  %1 = tad.scatter_add %x, %i, %s {dim = 1 : i64} : (tensor<?x5xf64>, tensor<10x2xi64>, tensor<10x2xf64>) -> tensor<?x5xf64>
+  return %0, %1 : tensor<10x2xf64>, tensor<?x5xf64>
+}

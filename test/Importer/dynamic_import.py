@@ -162,6 +162,25 @@ for model in (Svdvals(), Trace()):
     except tad.DynamicShapeError as e:
         print("refused:", str(e).splitlines()[0])
         check(what, "traced with 'B' = 2 it differs" in str(e))
+# An expand to another tensor's dynamic size (a broadcast of a [2, 5]
+# tensor to the batch): a size list cannot say it, so it is refused (it
+# was generalised to an expand of -1, invalid IR at tadc).
+class ExpandToBatch(nn.Module):
+    def forward(self, a, b):
+        return torch.broadcast_tensors(a, b)
+
+
+try:
+    tad.from_torch(ExpandToBatch(), (torch.randn(5, 2, 1, dtype=torch.float64),
+                                     torch.randn(2, 5, dtype=torch.float64)),
+                   dynamic_shapes={0: {0: "B"}})
+    check("expand to another tensor's dynamic size refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("expand to another tensor's dynamic size refused",
+          "an expand's size comes from another tensor's dynamic size" in str(e))
+
+
 # A program that runs at the example sizes but not at 2 (row 3 of the batch).
 class Row3(nn.Module):
     def forward(self, x):

@@ -163,6 +163,26 @@ def _generalize_type(a: str, b: str) -> Optional[str]:
     return "tensor<" + "x".join(out + [da[-1]]) + ">"
 
 
+def _keeps_dynamic_sizes(pa: List[str], pb: List[str], diff: List[int]) -> bool:
+    """Whether the ``tad.expand`` of the split lines ``pa``/``pb`` keeps its
+    input's size at each position of ``diff`` (where the traces' size lists
+    differ), so that -1 says it: the input's size there (aligned from the
+    last) must differ between the traces too. A size 1 broadcast to a
+    dynamic size, or a new leading dimension, is another tensor's size."""
+    types_a = [p for p in pa if p.startswith("tensor<")]
+    types_b = [p for p in pb if p.startswith("tensor<")]
+    if not types_a or not types_b:
+        return False
+    ina = _TENSOR.fullmatch(types_a[0]).group(1).split("x")[:-1]
+    inb = _TENSOR.fullmatch(types_b[0]).group(1).split("x")[:-1]
+    sizes = len(_ints(_ARRAY.search("".join(pa)).group(1)))
+    for j in diff:
+        d = j - (sizes - len(ina))
+        if d < 0 or ina[d] == inb[d]:
+            return False
+    return True
+
+
 def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
                base: Dict[str, int] = None) -> str:
     """``text_a`` with what differs in ``text_b`` made dynamic (see the
@@ -214,6 +234,10 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
                     raise _differs(la, lb, "a size attribute depends on the dynamic sizes "
                                    "(only view/reshape with one such size, and expand, "
                                    "can be generalised)")
+                if op == "tad.expand" and not _keeps_dynamic_sizes(pa, pb, diff):
+                    raise _differs(la, lb, "an expand's size comes from another "
+                                   "tensor's dynamic size (a broadcast to it), which "
+                                   "a size list cannot say; expand_as can")
                 for j in diff:
                     va[j] = -1
                 pieces.append("array<i64: " + ", ".join(map(str, va)) + ">")
