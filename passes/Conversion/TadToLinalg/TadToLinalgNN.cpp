@@ -288,10 +288,19 @@ Value reduceLoss(OpBuilder &b, Location loc, Value unreduced, int64_t reduction)
   if (reduction == None)
     return unreduced;
   RankedTensorType type = typeOf(unreduced);
-  Value sum = sumDims(b, loc, unreduced, range(0, type.getRank()));
-  if (reduction == Mean)
-    sum = divideBy(b, loc, sum, static_cast<double>(type.getNumElements()));
-  return sum;
+  SmallVector<int64_t> all = range(0, type.getRank());
+  Value sum = sumDims(b, loc, unreduced, all);
+  if (reduction != Mean)
+    return sum;
+  if (type.hasStaticShape())
+    return divideBy(b, loc, sum, static_cast<double>(type.getNumElements()));
+  // A dynamic batch: the count is read at run time.
+  SmallVector<SizeSource> sources;
+  for (int64_t d : all)
+    sources.push_back({unreduced, d});
+  return divideBy(b, loc, sum,
+                  elementCount(b, loc, type.getShape(), all, sources,
+                               type.getElementType()));
 }
 
 /// Weight and validity of one target: (t != ignore) ? weight[t] : 0, and

@@ -369,12 +369,15 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           GeTensorOp, EqScalarOp, NeScalarOp, LtScalarOp, LeScalarOp,
           GtScalarOp, GeScalarOp, IsnanOp, LogicalNotOp, LogicalAndOp,
           LogicalOrOp,
-          // Conversions (buildElementwise; tad-widen-low-precision's too).
-          ToCopyOp,
+          // The gamma family (buildElementwise).
+          LgammaOp, DigammaOp, PolygammaOp,
+          // Conversions (buildElementwise; tad-widen-low-precision's too);
+          // detach is its operand.
+          ToCopyOp, DetachOp,
           // Dropout (the element index reads the input's sizes).
           NativeDropoutKeyOp, NativeDropoutBackwardOp,
           // Products (buildProduct, addScaledProduct).
-          MmOp, AddmmOp, BmmOp, MvOp, DotOp,
+          MmOp, AddmmOp, BmmOp, BaddbmmOp, MvOp, DotOp,
           // Reductions and losses (buildSum, elementCount).
           SumOp, MeanOp, SumDimIntListOp, MeanDimOp, SumToSizeOp, MseLossOp,
           MseLossBackwardOp, VarCorrectionOp, StdCorrectionOp,
@@ -390,8 +393,11 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           // Shapes (reshapeTo, buildTranspose).
           TOp, TransposeIntOp, ExpandOp, ExpandAsOp, ShapeAsTensorOp, ViewOp,
           UnsafeViewOp, ReshapeOp, UnsqueezeOp, SqueezeDimOp, PermuteOp,
-          // Classification (TadToLinalgNN.cpp).
-          SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp>(op))
+          // Classification and the elementwise losses (TadToLinalgNN.cpp;
+          // reduceLoss counts the elements at run time).
+          SoftmaxOp, LogSoftmaxOp, NllLossForwardOp, NllLossBackwardOp,
+          BinaryCrossEntropyOp, BinaryCrossEntropyWithLogitsOp,
+          SmoothL1LossOp, HuberLossOp>(op))
     return true;
   // Layer norm over static normalized sizes (its count is a constant);
   // the leading sizes may be dynamic.

@@ -1,5 +1,7 @@
 // RUN: tad-opt %s --tad-to-linalg | FileCheck %s
 
+// Lowerings that read dynamic sizes (docs/dynamic-shapes.md lists them).
+
 // embedding and its backward over a dynamic count of indices (a batch of
 // token ids): the result's dynamic sizes are the indices'; the backward
 // flattens both the indices and the gradient to that count
@@ -26,4 +28,22 @@ func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<?x6xi64>) -> tensor<?x6x4x
 func.func @embedding_backward(%g: tensor<?x6x4xf32>, %i: tensor<?x6xi64>) -> tensor<10x4xf32> {
   %0 = tad.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = -1 : i64, scale_grad_by_freq = false} : (tensor<?x6x4xf32>, tensor<?x6xi64>) -> tensor<10x4xf32>
   return %0 : tensor<10x4xf32>
+}
+
+// The mean of an elementwise loss divides by the element count read at run
+// time (reduceLoss in TadToLinalgNN.cpp; binary_cross_entropy,
+// binary_cross_entropy_with_logits, smooth_l1_loss and huber_loss).
+// CHECK-LABEL: func.func @bce_mean(
+// CHECK-SAME:    %[[X:.*]]: tensor<?x3xf64>
+// CHECK:         %[[L:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x3xf64>)
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} ins(%[[L]] : tensor<?x3xf64>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[L]], %{{.*}}
+// CHECK:         %[[NI:.*]] = arith.index_castui %[[N]] : index to i64
+// CHECK:         %[[NF:.*]] = arith.uitofp %[[NI]] : i64 to f64
+// CHECK:         %[[COUNT:.*]] = arith.mulf %[[NF]], %{{.*}} : f64
+// CHECK:         linalg.generic {{.*}} ins(%[[S]] : tensor<f64>)
+// CHECK:           arith.divf %{{.*}}, %[[COUNT]] : f64
+func.func @bce_mean(%x: tensor<?x3xf64>, %t: tensor<?x3xf64>) -> tensor<f64> {
+  %0 = tad.binary_cross_entropy %x, %t {reduction = 1 : i64} : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
 }
