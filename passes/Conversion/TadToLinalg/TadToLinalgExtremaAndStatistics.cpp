@@ -152,8 +152,12 @@ Value lowerValueSelectingBackward(ValueSelectingReductionBackwardOp op,
   AffineMap in = reducedMap(ctx, rank, dim, op.getKeepdim());
   SmallVector<AffineMap> maps{in, in,
                               AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  // Dynamic sizes other than the reduced one are the gradient's.
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    sources.push_back({adaptor.getGrad(),
+                       op.getKeepdim() || d < dim ? d : d - 1});
+  Value init = emptyTensor(b, loc, type, sources);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type},
              ValueRange{adaptor.getGrad(), adaptor.getIndices()},

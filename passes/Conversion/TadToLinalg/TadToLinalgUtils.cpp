@@ -455,6 +455,13 @@ bool lowering::lowersDynamicShapes(Operation *op) {
       .Case([](EmbeddingDenseBackwardOp backward) {
         return backward.getType().hasStaticShape();
       })
+      // The VJP of max.dim/min.dim: the reduced size must be static (the
+      // others are the gradient's).
+      .Case([](ValueSelectingReductionBackwardOp backward) {
+        auto type = backward.getType();
+        std::optional<int64_t> dim = wrapDim(backward.getDim(), type.getRank());
+        return type.getRank() == 0 || (dim && !type.isDynamicDim(*dim));
+      })
       .Case([](CatOp) { return true; }) // offsets summed at run time
       .Case([](FlipOp) { return true; }) // n - 1 - i read at run time
       .Case([](StackOp) { return true; }) // the new dimension is static
