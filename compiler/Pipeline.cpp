@@ -131,6 +131,8 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
   tad::ConvertTadToLinalgPassOptions lowering;
   lowering.directConvolutions = directConvolutions;
   lowering.runtimeCalls = runtimeCalls;
+  // The CPU target runs loops; the GPU target runs none yet.
+  lowering.serialScatters = runtimeCalls;
   pm.addPass(tad::createConvertTadToLinalgPass(lowering));
   addCleanups(pm);
 }

@@ -21,12 +21,18 @@ def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
     Option<"runtimeCalls", "runtime-calls", "bool", /*default=*/"true",
            "Lower the linear-algebra ops to calls of the CPU runtime's "
            "kernels; when false (the GPU target) they are an error">,
+    Option<"serialScatters", "serial-scatters", "bool", /*default=*/"true",
+           "Lower embedding_dense_backward as an scf.for over the indices "
+           "that adds each gradient row to its table row in place "
+           "(O(indices x width)); when false (the GPU target, which runs no "
+           "loops) as one generic over table rows x indices">,
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::memref::MemRefDialect", "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -1,4 +1,5 @@
 // RUN: tad-opt %s --tad-to-linalg | FileCheck %s
+// RUN: tad-opt %s --tad-to-linalg=serial-scatters=0 | FileCheck %s --check-prefix=GENERIC
 
 // Lowerings that read dynamic sizes (docs/dynamic-shapes.md lists them).
 
@@ -19,12 +20,27 @@ func.func @embedding(%w: tensor<10x4xf32>, %i: tensor<?x6xi64>) -> tensor<?x6x4x
   return %0 : tensor<?x6x4xf32>
 }
 
+// The CPU target's backward: a loop over the indices adding each gradient
+// row to its table row in place (serial-scatters, the default).
 // CHECK-LABEL: func.func @embedding_backward(
 // CHECK-SAME:    %[[G:.*]]: tensor<?x6x4xf32>, %[[I:.*]]: tensor<?x6xi64>
 // CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<10x4xf32>
 // CHECK-DAG:     %[[FI:.*]] = tensor.collapse_shape %[[I]] {{\[\[}}0, 1]] : tensor<?x6xi64> into tensor<?xi64>
 // CHECK-DAG:     %[[FG:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0, 1], [2]] : tensor<?x6x4xf32> into tensor<?x4xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[FI]], %[[FG]] : tensor<?xi64>, tensor<?x4xf32>) outs(%[[Z]] : tensor<10x4xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[FI]], %{{.*}} : tensor<?xi64>
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<10x4xf32>)
+// CHECK:           %[[K:.*]] = tensor.extract %[[FI]][%[[J]]] : tensor<?xi64>
+// CHECK:           scf.if
+// CHECK:             %[[ROW:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK:             %[[A:.*]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [1, 4] [1, 1]
+// CHECK:             %[[GR:.*]] = tensor.extract_slice %[[FG]][%[[J]], 0] [1, 4] [1, 1]
+// CHECK:             %[[S:.*]] = linalg.generic {{.*}} ins(%[[GR]] : tensor<1x4xf32>) outs(%[[A]] : tensor<1x4xf32>)
+// CHECK:             tensor.insert_slice %[[S]] into %[[ACC]][%[[ROW]], 0] [1, 4] [1, 1]
+// The GPU target's (no loops): one generic over the table's rows and the
+// indices.
+// GENERIC-LABEL: func.func @embedding_backward(
+// GENERIC-NOT:     scf.for
+// GENERIC:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?xi64>, tensor<?x4xf32>) outs(%{{.*}} : tensor<10x4xf32>)
 func.func @embedding_backward(%g: tensor<?x6x4xf32>, %i: tensor<?x6xi64>) -> tensor<10x4xf32> {
   %0 = tad.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = -1 : i64, scale_grad_by_freq = false} : (tensor<?x6x4xf32>, tensor<?x6xi64>) -> tensor<10x4xf32>
   return %0 : tensor<10x4xf32>

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -110,7 +111,8 @@ struct ConvertTadToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            bufferization::BufferizationDialect,
-                           memref::MemRefDialect, func::FuncDialect>();
+                           memref::MemRefDialect, func::FuncDialect,
+                           scf::SCFDialect>();
 
     RewritePatternSet patterns(ctx);
     lowering::populateElementwisePatterns(patterns);
@@ -121,7 +123,7 @@ struct ConvertTadToLinalgPass
     lowering::populateConvPatterns(patterns, directConvolutions);
     lowering::populateExtremaAndStatisticsPatterns(patterns);
     lowering::populateViewsAndSlicesPatterns(patterns);
-    lowering::populateIndexingPatterns(patterns);
+    lowering::populateIndexingPatterns(patterns, serialScatters);
     lowering::populateActivationPatterns(patterns);
     lowering::populateGammaPatterns(patterns);
     lowering::populateLinearAlgebraPatterns(patterns, runtimeCalls);

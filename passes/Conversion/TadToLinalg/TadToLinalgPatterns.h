@@ -184,10 +184,12 @@ void populateCollectivePatterns(RewritePatternSet &patterns,
 /// TadIndexingOps.td: extremum/variance/logsumexp/norm/cumsum reductions
 /// (TadToLinalgExtremaAndStatistics.cpp), views, slices, joins and splits
 /// (TadToLinalgViewsAndSlices.cpp), gather/scatter/indexing
-/// (TadToLinalgIndexing.cpp).
+/// (TadToLinalgIndexing.cpp); `serialScatters`: see ConvertTadToLinalgPass's
+/// option.
 void populateExtremaAndStatisticsPatterns(RewritePatternSet &patterns);
 void populateViewsAndSlicesPatterns(RewritePatternSet &patterns);
-void populateIndexingPatterns(RewritePatternSet &patterns);
+void populateIndexingPatterns(RewritePatternSet &patterns,
+                              bool serialScatters);
 /// Softmax, normalization and losses (TadToLinalgNN.cpp).
 void populateNNPatterns(RewritePatternSet &patterns);
 /// Convolution and pooling, forward and backward (TadToLinalgConv.cpp);
