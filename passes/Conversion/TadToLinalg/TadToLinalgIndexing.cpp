@@ -394,6 +394,35 @@ Value lowerIndexPut(IndexPutOp op, IndexPutOp::Adaptor adaptor, OpBuilder &b) {
       .getResult(0);
 }
 
+/// embedding_dense_backward's operands flattened: the zero table, the
+/// indices as [n] and the gradient rows as [n, width]; only the zeros
+/// where there is nothing to add. The indices' count n may be dynamic (a
+/// batch of token ids): the gradient's leading sizes are the indices'
+/// (tad-check-shapes).
+struct EmbeddingRows {
+  Value zeros, indices, grad;
+};
+
+EmbeddingRows flatRows(EmbeddingDenseBackwardOp op,
+                       EmbeddingDenseBackwardOp::Adaptor adaptor,
+                       OpBuilder &b) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
+  Value zeros = filledTensor(b, loc, type, zeroConstant(b, loc, element));
+  auto indicesType = op.getIndices().getType();
+  int64_t n = indicesType.hasStaticShape() ? indicesType.getNumElements()
+                                           : ShapedType::kDynamic;
+  int64_t width = type.getDimSize(1);
+  if (n == 0 || width == 0)
+    return {zeros, Value(), Value()};
+  return {zeros,
+          reshapeTo(b, loc, adaptor.getIndices(),
+                    RankedTensorType::get({n}, b.getI64Type())),
+          reshapeTo(b, loc, adaptor.getGradOutput(),
+                    RankedTensorType::get({n, width}, element))};
+}
+
 Value lowerEmbeddingDenseBackward(EmbeddingDenseBackwardOp op,
                                   EmbeddingDenseBackwardOp::Adaptor adaptor,
                                   OpBuilder &b) {
@@ -401,19 +430,10 @@ Value lowerEmbeddingDenseBackward(EmbeddingDenseBackwardOp op,
   Location loc = op.getLoc();
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
-  Value zeros = filledTensor(b, loc, type, zeroConstant(b, loc, element));
-  // The indices' count n may be dynamic (a batch of token ids): the
-  // gradient's leading sizes are the indices' (tad-check-shapes).
-  auto indicesType = op.getIndices().getType();
-  int64_t n = indicesType.hasStaticShape() ? indicesType.getNumElements()
-                                           : ShapedType::kDynamic;
-  int64_t width = type.getDimSize(1);
-  if (n == 0)
-    return zeros;
-  Value indices = reshapeTo(b, loc, adaptor.getIndices(),
-                            RankedTensorType::get({n}, b.getI64Type()));
-  Value grad = reshapeTo(b, loc, adaptor.getGradOutput(),
-                         RankedTensorType::get({n, width}, element));
+  EmbeddingRows rows = flatRows(op, adaptor, b);
+  if (!rows.indices)
+    return rows.zeros;
+  Value zeros = rows.zeros, indices = rows.indices, grad = rows.grad;
   AffineExpr w = getAffineDimExpr(0, ctx), d = getAffineDimExpr(1, ctx),
              j = getAffineDimExpr(2, ctx);
   SmallVector<AffineMap> maps{AffineMap::get(3, 0, {j}, ctx),
@@ -457,17 +477,11 @@ Value lowerEmbeddingDenseBackwardSerial(
   Location loc = op.getLoc();
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
-  Value zeros = filledTensor(b, loc, type, zeroConstant(b, loc, element));
-  auto indicesType = op.getIndices().getType();
-  int64_t n = indicesType.hasStaticShape() ? indicesType.getNumElements()
-                                           : ShapedType::kDynamic;
+  EmbeddingRows rows = flatRows(op, adaptor, b);
+  if (!rows.indices)
+    return rows.zeros;
+  Value zeros = rows.zeros, indices = rows.indices, grad = rows.grad;
   int64_t width = type.getDimSize(1);
-  if (n == 0 || width == 0)
-    return zeros;
-  Value indices = reshapeTo(b, loc, adaptor.getIndices(),
-                            RankedTensorType::get({n}, b.getI64Type()));
-  Value grad = reshapeTo(b, loc, adaptor.getGradOutput(),
-                         RankedTensorType::get({n, width}, element));
   auto rowType = RankedTensorType::get({1, width}, element);
   int64_t padding = op.getPaddingIdx();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
