@@ -36,6 +36,12 @@ constexpr StringLiteral kFailShape = "__tad_fail_shape";
 /// `dim` arguments of __tad_fail_shape that compare element counts.
 constexpr int64_t kElementCount = -1;
 constexpr int64_t kElementCountMultiple = -2;
+/// The runtime function that ends a call whose argument is below the
+/// minimum of a dynamic size (`tad.dim_min`).
+constexpr StringLiteral kFailMinimum = "__tad_fail_minimum";
+/// The argument attribute: per dimension, the least size it admits.
+constexpr StringLiteral kDimMinAttr = "tad.dim_min";
+constexpr StringLiteral kDimNamesAttr = "tad.dim_names";
 
 /// One dimension of one operand of the op being checked.
 struct OperandDim {
@@ -283,11 +289,96 @@ Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   return count;
 }
 
+/// The minimums `fn`'s argument `i` declares (`tad.dim_min`, one entry per
+/// dimension, 0 where there is none), or failure with an error where they
+/// do not fit its type: a minimum applies to a dynamic dimension.
+FailureOr<ArrayRef<int64_t>> dimensionMinimums(func::FuncOp fn, unsigned i) {
+  Attribute attr = fn.getArgAttr(i, kDimMinAttr);
+  if (!attr)
+    return ArrayRef<int64_t>();
+  auto type = tensorType(fn.getArgument(i));
+  auto minimums = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!type || !minimums ||
+      minimums.size() != static_cast<size_t>(type.getRank()))
+    return fn.emitError("argument #")
+           << i << " of '" << fn.getSymName() << "' has '" << kDimMinAttr
+           << "' " << attr
+           << "; it takes an array<i64> with one entry per dimension of a "
+              "ranked tensor";
+  for (auto [d, minimum] : llvm::enumerate(minimums.asArrayRef())) {
+    if (minimum < 0 || (minimum > 0 && !type.isDynamicDim(d)))
+      return fn.emitError("argument #")
+             << i << " of '" << fn.getSymName() << "' has '" << kDimMinAttr
+             << "' " << minimum << " in dimension " << d
+             << "; a minimum is a non-negative size of a dynamic dimension";
+  }
+  return minimums.asArrayRef();
+}
+
+/// "the dynamic size 'B'" (from `tad.dim_names`) or "a dynamic size".
+std::string describeSize(func::FuncOp fn, unsigned i, int64_t d) {
+  auto names = fn.getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
+  if (names && d < static_cast<int64_t>(names.size()))
+    if (auto name = dyn_cast<StringAttr>(names[d]); name && !name.empty())
+      return ("the dynamic size '" + name.getValue() + "'").str();
+  return "a dynamic size";
+}
+
+/// At the entry of each function, the check of each argument dimension
+/// with a minimum: below it, a call that ends the call with
+/// TAD_ERROR_SHAPE. A program that holds only from some size up (the
+/// importer traced it there, docs/dynamic-shapes.md) says so, and a smaller
+/// size is an error rather than a wrong result.
+LogicalResult emitMinimumChecks(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  SymbolTable symbols(module);
+  bool ok = true;
+  for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (fn.isExternal())
+      continue;
+    OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      FailureOr<ArrayRef<int64_t>> minimums = dimensionMinimums(fn, i);
+      if (failed(minimums)) {
+        ok = false;
+        continue;
+      }
+      for (auto [d, minimum] : llvm::enumerate(*minimums)) {
+        if (minimum == 0)
+          continue;
+        declareFailFunction(
+            module, kFailMinimum,
+            {i64, i64, i64, i64, MemRefType::get({kCheckSiteBytes}, b.getI8Type())});
+        Location loc = fn.getLoc();
+        memref::GlobalOp site = createCheckSite(
+            module, symbols, loc, describeSize(fn, i, d), "__tad_minimum_site");
+        Value actual = sizeOf(b, loc, fn.getArgument(i), d);
+        Value least = arith::ConstantIntOp::create(b, loc, i64, minimum);
+        Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            actual, least);
+        scf::IfOp::create(b, loc, below, [&](OpBuilder &tb, Location tl) {
+          Value argument = arith::ConstantIntOp::create(tb, tl, i64, i);
+          Value dim = arith::ConstantIntOp::create(tb, tl, i64, d);
+          Value what = memref::GetGlobalOp::create(tb, tl, site.getType(),
+                                                   site.getSymName());
+          func::CallOp::create(tb, tl, kFailMinimum, TypeRange{},
+                               ValueRange{actual, least, argument, dim, what});
+          scf::YieldOp::create(tb, tl);
+        });
+      }
+    }
+  }
+  return success(ok);
+}
+
 class CheckShapesPass
     : public tad::impl::TadCheckShapesPassBase<CheckShapesPass> {
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(emitMinimumChecks(module)))
+      return signalPassFailure();
     SmallVector<std::pair<Operation *, SmallVector<SizeCheck>>> sites;
     module.walk([&](Operation *op) {
       if (!isa_and_present<TadDialect>(op->getDialect()) &&

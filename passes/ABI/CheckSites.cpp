@@ -29,12 +29,20 @@ std::string tad::describeCheckSite(Operation *op) {
 
 memref::GlobalOp tad::createCheckSite(ModuleOp module, SymbolTable &symbols,
                                       Operation *op, StringRef name) {
+  return createCheckSite(module, symbols, op->getLoc(), describeCheckSite(op),
+                         name);
+}
+
+memref::GlobalOp tad::createCheckSite(ModuleOp module, SymbolTable &symbols,
+                                      Location loc, StringRef description,
+                                      StringRef name) {
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  std::string text = describeCheckSite(op);
+  std::string text = description.take_front(kCheckSiteBytes - 1).str();
+  text.resize(kCheckSiteBytes, '\0');
   auto bytesType = MemRefType::get({kCheckSiteBytes}, b.getI8Type());
   auto tensorType = RankedTensorType::get({kCheckSiteBytes}, b.getI8Type());
   auto global = memref::GlobalOp::create(
-      b, op->getLoc(), name, b.getStringAttr("private"), bytesType,
+      b, loc, name, b.getStringAttr("private"), bytesType,
       DenseElementsAttr::get(
           tensorType,
           ArrayRef(reinterpret_cast<const int8_t *>(text.data()), text.size())),

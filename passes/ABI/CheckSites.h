@@ -28,6 +28,10 @@ std::string describeCheckSite(Operation *op);
 memref::GlobalOp createCheckSite(ModuleOp module, SymbolTable &symbols,
                                  Operation *op, StringRef name);
 
+/// The same for a description other than an op's (`text`, cut to fit).
+memref::GlobalOp createCheckSite(ModuleOp module, SymbolTable &symbols,
+                                 Location loc, StringRef text, StringRef name);
+
 /// Declares the private function `name` (no results) unless `module` has it.
 void declareFailFunction(ModuleOp module, StringRef name, TypeRange inputs);
 

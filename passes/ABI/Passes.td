@@ -75,6 +75,12 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     runtime's `__tad_fail_shape`, which ends the call: the entry point
     returns `TAD_ERROR_SHAPE` with a message naming the function, the
     operand, the dimension, both sizes and the op with its location.
+
+    Arguments may declare a least size per dimension (`tad.dim_min =
+    array<i64: 2, 0>`, 0 for none; dynamic dimensions only): at each
+    function's entry, a size below its minimum calls the runtime's
+    `__tad_fail_minimum` (`TAD_ERROR_SHAPE`, naming the argument, the
+    dimension and the size's `tad.dim_names` name).
   }];
   let dependentDialects = [
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",

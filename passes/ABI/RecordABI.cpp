@@ -353,8 +353,12 @@ struct TadRecordABIPass : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
                       symbols->second.empty() ? ArrayRef<SmallVector<int64_t>>()
                                               : symbols->first,
                       symbols->second));
-      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      // Names are in the signature now; minimums were checked at the entry
+      // (tad-check-shapes).
+      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
         fn.removeArgAttr(i, "tad.dim_names");
+        fn.removeArgAttr(i, "tad.dim_min");
+      }
       // `const tad_tensor *args`: never bufferize in place into an argument.
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
         fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,

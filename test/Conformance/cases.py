@@ -903,19 +903,31 @@ def _batch_inputs(call_on, inputs):
                    "(no batch dimension)")
 
 
-def _check_batches(compiled, inputs, batched, check_at, accepts):
+_MINIMUM = re.compile(r'tad\.dim_min = array<i64: (\d+)')
+
+
+def _check_batches(compiled, text, inputs, batched, check_at, accepts):
     """Runs ``check_at(xs, size, problems)`` at the sample's batch and at
     DYNAMIC_BATCHES. Where PyTorch refuses a batch (``accepts``), tad must
-    refuse it too, with an error rather than numbers."""
+    refuse it too, with an error rather than numbers; so must it below the
+    minimum the importer gave the batch (``tad.dim_min``: the program
+    differs there)."""
     n = inputs[batched[0]].shape[0]
+    minimum = _MINIMUM.search(text)
+    minimum = int(minimum.group(1)) if minimum else 0
     for size in dict.fromkeys((n,) + DYNAMIC_BATCHES):
         xs = _with_batch(inputs, batched, size)
-        if not accepts(xs):
+        if size < minimum or not accepts(xs):
             try:
                 compiled.forward(*[_arg(x) for x in xs])
-            except tad.TadError:
+            except tad.TadError as e:
+                if size < minimum and "must be at least" not in str(e):
+                    raise Failure(f"batch {size}: below the minimum {minimum}, "
+                                  f"tad fails otherwise: {e}")
                 continue
-            raise Failure(f"batch {size}: PyTorch raises, tad returns a result")
+            raise Failure(f"batch {size}: " + (f"below the minimum {minimum}"
+                                               if size < minimum else "PyTorch raises")
+                          + ", tad returns a result")
         problems = []
         check_at(xs, size, problems)
         if problems:
@@ -941,7 +953,8 @@ def _check_op_sample_dynamic(op, call, call_on, inputs, index):
         check_program(compiled, [_arg(x) for x in xs], len(xs), outs, grads, cts,
                       jvp_ref, [_arg(t) for t in tangents], 0, [],
                       FD_RTOL if fd else RTOL, problems)
-    _check_batches(compiled, inputs, batched, check_at, lambda xs: _accepts(call_on, xs))
+    _check_batches(compiled, text, inputs, batched, check_at,
+                   lambda xs: _accepts(call_on, xs))
 
 
 def _check_module_sample_dynamic(wrapper, inputs, index):
@@ -979,7 +992,7 @@ def _check_module_sample_dynamic(wrapper, inputs, index):
                     for t in list(xs) + params + updated if t.is_floating_point()]
         check_program(compiled, args, len(grads), outs, grads, cts, None, tangents,
                       len(updated), buffers_ref, RTOL, problems)
-    _check_batches(compiled, inputs, batched, check_at, accepts)
+    _check_batches(compiled, text, inputs, batched, check_at, accepts)
 
 
 # --------------------------------------------------------------------------

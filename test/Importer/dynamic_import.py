@@ -194,5 +194,81 @@ try:
 except tad.DynamicShapeError as e:
     print("refused:", str(e).splitlines()[0])
     check("a program that does not run at size 2 refused", "does not run with 'B' = 2" in str(e))
+
+
+# Below the traced sizes: at 1 a program may differ (PyTorch treats 1 as a
+# broadcast) or not run. The singular values of a [B, 2] matrix are
+# min(B, 2): 2 from B = 2 up, 1 at B = 1 (compiled for 2, a result of the
+# wrong shape there); batch norm in training refuses one sample per
+# channel. Such imports get the minimum 2 (tad.dim_min), which the module
+# checks at every call; a program that is the same at 1 gets none.
+def first_line(text):
+    return next(line for line in text.splitlines() if "func.func" in line)
+
+
+svd_text = tad.from_torch(Svdvals(), (torch.randn(4, 2, dtype=torch.float64),),
+                          dynamic_shapes={0: {0: "B"}})
+print("svdvals:", first_line(svd_text))
+svd = tad.compile(svd_text)
+for n in (2, 3, 9):
+    x = np.random.randn(n, 2)
+    check(f"svdvals of [{n}, 2]", np.allclose(
+        svd.forward(x), torch.linalg.svdvals(torch.tensor(x)).numpy(), rtol=1e-12))
+try:
+    svd.forward(np.random.randn(1, 2))
+    check("svdvals of [1, 2] refused", False)
+except tad.TadError as e:
+    print("below the minimum:", e)
+    check("svdvals of [1, 2] refused", "must be at least 2" in str(e))
+norm = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4)).double()
+check("batch norm in training from 2 up", "tad.dim_min = array<i64: 2, 0>" in first_line(
+    tad.from_torch(norm, (torch.randn(4, 3, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: "B"}})))
+check("a linear layer from 1 up", "tad.dim_min" not in first_line(
+    tad.from_torch(nn.Linear(3, 4).double(), (torch.randn(4, 3, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: "B"}})))
+# At 1 the transposed [B, 6, 4] input is contiguous and PyTorch's linear
+# picks another kernel (addmm), so the trace differs; the importer runs the
+# program at 1 against PyTorch instead, and it agrees: no minimum.
+class LinearOverTime(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.linear(x.transpose(0, 1))
+
+
+over_time = LinearOverTime().double()
+runs = []
+real_runs_like_torch = tad.torch_import._runs_like_torch
+tad.torch_import._runs_like_torch = lambda *a: runs.append(1) or real_runs_like_torch(*a)
+over_time_text = tad.from_torch(over_time, (torch.randn(3, 6, 4, dtype=torch.float64),),
+                                dynamic_shapes={0: {0: "B"}})
+tad.torch_import._runs_like_torch = real_runs_like_torch
+check("another kernel at 1: compared, no minimum",
+      runs == [1] and "tad.dim_min" not in first_line(over_time_text))
+x1 = torch.randn(1, 6, 4, dtype=torch.float64)
+check("another kernel at 1: runs at 1", np.allclose(
+    tad.compile(over_time_text).forward(x1.numpy(), *[p.detach().numpy() for p in
+                                                      over_time.parameters()]),
+    over_time(x1).detach().numpy(), rtol=1e-12))
+# The training step of a model with batch norm: the same minimum, checked
+# before anything is updated.
+bn_step = tad.compile_train_step(
+    nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2)).double(),
+    (torch.randn(6, 3, dtype=torch.float64),), (torch.randint(0, 2, (6,)),),
+    loss_fn=F.cross_entropy, dynamic_batch=True)
+before = [p.copy() for p in bn_step.params]
+try:
+    bn_step(np.zeros((1, 3)), np.zeros(1, np.int64))
+    check("batch-norm training step at batch 1 refused", False)
+except tad.TadError as e:
+    print("below the minimum:", e)
+    check("batch-norm training step at batch 1 refused", "must be at least 2" in str(e)
+          and all(np.array_equal(p, q) for p, q in zip(before, bn_step.params)))
+bn_step(np.random.randn(2, 3), np.array([0, 1]))
+check("batch-norm training step at batch 2 runs",
+      not all(np.array_equal(p, q) for p, q in zip(before, bn_step.params)))
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -22,7 +22,7 @@ from the generalised operands (a wrong generalisation is a type error
 there), and sizes that must agree are compared at run time.
 """
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 _TENSOR = re.compile(r"tensor<([^<>]*)>")
 _ARRAY = re.compile(r"array<i64(?::\s*([^>]*))?>")
@@ -94,12 +94,13 @@ def symbol_names(spec: Dict[int, Dict[int, str]]) -> List[str]:
 
 
 def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
-            grow: bool, smallest: bool = False) -> Tuple[list, Dict[str, int]]:
+            grow: bool, at: Optional[Dict[str, int]] = None
+            ) -> Tuple[list, Dict[str, int]]:
     """The inputs with their dynamic dimensions set to one size per name:
     the example's (at least 2, since PyTorch treats 1 as a broadcast), grown
-    by k + 1 for the k-th name when ``grow``, or 2 for every name when
-    ``smallest``. Rows are repeated cyclically, so labels stay valid.
-    Returns the inputs and the size of each name."""
+    by k + 1 for the k-th name when ``grow``, and the sizes ``at`` gives
+    for the names it has. Rows are repeated cyclically, so labels stay
+    valid. Returns the inputs and the size of each name."""
     names = symbol_names(spec)
     sizes: Dict[str, int] = {}
     for index, dims in spec.items():
@@ -111,8 +112,7 @@ def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
                     f"sizes, {sizes[name]} and {size}")
     if grow:
         sizes = {n: s + names.index(n) + 1 for n, s in sizes.items()}
-    elif smallest:
-        sizes = {n: 2 for n in sizes}
+    sizes.update({n: s for n, s in (at or {}).items() if n in sizes})
     out = list(args)
     for index, dims in spec.items():
         a = out[index]
@@ -122,6 +122,93 @@ def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
                 a = a.index_select(d, torch.arange(n) % a.shape[d])
         out[index] = a
     return out, sizes
+
+
+def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
+                        spec: Dict[int, Dict[int, str]], text: str, text_b: str,
+                        grown: Dict[str, int],
+                        agrees: Optional[Callable[[str, list], bool]] = None) -> str:
+    """``text``, generalised from ``trace`` (the program's text for some
+    inputs) at the example sizes and at the grown ones (``text_b``,
+    ``grown``), checked below them. Two traces at neighbouring sizes cannot
+    see a decision that holds at both but not below them (``min(rows,
+    cols)`` of a tall matrix: an SVD's count of singular values). So:
+
+    - with every size 2 (where an example size is larger), the program
+      must be ``text`` too, else DynamicShapeError: one compiled program
+      would be wrong at sizes in the middle of its range;
+    - with each size 1 in turn: PyTorch treats a size 1 as a broadcast, and
+      programs may differ there or not run (batch norm in training refuses
+      one sample per channel). Where it differs, the arguments of that size
+      get the minimum 2 (``tad.dim_min``), which the compiled module checks
+      at every call: size 1 is an error there, not a wrong result. Many
+      programs differ at 1 only in which kernels PyTorch picked (a size-1
+      dimension makes a transposed input contiguous: ``addmm`` instead of
+      ``mm`` + ``add``); ``agrees(text, inputs)``, where given, runs
+      ``text`` on the inputs at size 1 and compares it with PyTorch, and
+      where they agree there is no minimum.
+
+    Returns ``text`` with the minimums."""
+    names = symbol_names(spec)
+
+    def same_at(at: Dict[str, int]) -> bool:
+        """Raises DynamicShapeError where the trace differs, as False."""
+        smaller, sizes = resized(torch, args, spec, grow=False, at=at)
+        if generalize(trace(smaller), text_b, base=sizes, grown=grown) != text:
+            raise DynamicShapeError("the trace generalises to another program")
+        return True
+
+    if any(size > 2 for size in resized(torch, args, spec, grow=False)[1].values()):
+        sizes = ", ".join(f"'{n}' = 2" for n in names)
+        try:
+            same = same_at({n: 2 for n in names})
+        except DynamicShapeError:
+            same = False
+        except Exception as e:  # PyTorch itself refuses the smaller inputs
+            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            raise DynamicShapeError(
+                f"cannot make the traced program dynamic: it does not run with "
+                f"{sizes} ({type(e).__name__}: {first}), so it is not the same "
+                "program at every size") from None
+        if not same:
+            raise DynamicShapeError(
+                "cannot make the traced program dynamic: traced with "
+                f"{sizes} it differs from the program traced at the example "
+                "sizes (a decision that depends on the sizes, such as "
+                "min(rows, cols), holds at the example sizes but not at smaller "
+                "ones), so one compiled program would be wrong at some sizes")
+    at_least_two = []
+    for name in names:
+        try:
+            same = same_at({name: 1})
+        except DynamicShapeError:  # another program at 1: run it to see
+            same = agrees is not None and agrees(
+                text, resized(torch, args, spec, grow=False, at={name: 1})[0])
+        except Exception:  # noqa: BLE001 -- PyTorch refuses size 1: from 2 up
+            same = False
+        if not same:
+            at_least_two.append(name)
+    return with_minimums(text, {name: 2 for name in at_least_two})
+
+
+_DIM_NAMES = re.compile(r'tad\.dim_names = \[([^\[\]]*)\]')
+
+
+def with_minimums(text: str, minimums: Dict[str, int]) -> str:
+    """``text`` whose exported functions' arguments get ``tad.dim_min`` for
+    the dimensions named in ``minimums`` (their least size)."""
+    if not minimums:
+        return text
+
+    def add(m):
+        names = [n.strip().strip('"') for n in m.group(1).split(",")]
+        least = [minimums.get(n, 0) if n else 0 for n in names]
+        if not any(least):
+            return m.group(0)
+        return m.group(0) + ", tad.dim_min = array<i64: " + ", ".join(map(str, least)) + ">"
+
+    return "\n".join(_DIM_NAMES.sub(add, line) if line.lstrip().startswith("func.func")
+                     else line for line in text.split("\n"))
 
 
 def _differs(line_a: str, line_b: str, what: str) -> DynamicShapeError:

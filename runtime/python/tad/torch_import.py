@@ -1339,9 +1339,14 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
                 text_b = from_torch(module, args_b, name, nondiff_inputs, False,
                                     recurrent)
             text = _dynamic.generalize(text_a, text_b, base=base, grown=grown)
-            if any(size > 2 for size in base.values()):
-                _same_at_smallest(module, example_args, spec, text, text_b, grown, name,
-                                  nondiff_inputs, recurrent)
+
+            def trace(args):
+                with sizes_at_run_time():
+                    return from_torch(module, args, name, nondiff_inputs, False, recurrent)
+
+            text = _dynamic.check_smaller_sizes(
+                torch, trace, example_args, spec, text, text_b, grown,
+                agrees=lambda text, args: _runs_like_torch(module, text, args, name))
             return (text, info) if return_info else text
     fn, params, buffers = module_function(module, len(example_args))
     state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]
@@ -1359,35 +1364,41 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     return imported.text
 
 
-def _same_at_smallest(module, example_args, spec, text, text_b, grown, name,
-                      nondiff_inputs, recurrent):
-    """Raises DynamicShapeError unless the program traced with every
-    dynamic size 2 generalises to ``text`` too. Two traces at neighbouring
-    sizes cannot see a decision that holds at both but not below them
-    (``min(rows, cols)`` of a tall matrix: an SVD's count of singular
-    values, a diagonal's length): such a program would be silently wrong at
-    the smaller sizes, so it is refused instead."""
+def _runs_like_torch(module, text: str, args, name: str) -> bool:
+    """Whether ``text`` (the import of ``module``), compiled at -O0 and run
+    on ``args`` and the module's parameters, gives the module's outputs.
+    False where it cannot tell: the module updates buffers, the program
+    does not compile (tadc missing, an op without a dynamic lowering), the
+    outputs differ."""
+    import numpy as np
     torch = _torch()
-    args_s, small = _dynamic.resized(torch, example_args, spec, grow=False, smallest=True)
-    sizes = ", ".join(f"'{n}' = 2" for n in small)
+    from . import compiler, module as loader
+    params = [p.detach() for _, p in module.named_parameters()]
     try:
-        with sizes_at_run_time():
-            text_s = from_torch(module, args_s, name, nondiff_inputs, False, recurrent)
-        same = _dynamic.generalize(text_s, text_b, base=small, grown=grown) == text
-    except DynamicShapeError:
-        same = False
-    except Exception as e:  # PyTorch itself refuses the smaller inputs
-        raise DynamicShapeError(
-            f"cannot make the traced program dynamic: it does not run with {sizes} "
-            f"({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}), "
-            "so it is not the same program at every size") from None
-    if not same:
-        raise DynamicShapeError(
-            "cannot make the traced program dynamic: traced with "
-            f"{sizes} it differs from the program traced at the example sizes "
-            "(a decision that depends on the sizes, such as min(rows, cols), "
-            "holds at the example sizes but not at smaller ones), so one "
-            "compiled program would be wrong at some sizes")
+        forward = getattr(compiler.compile(text, opt_level=0), name)
+        with torch.no_grad():
+            want = module(*[a.clone() for a in args])
+        want = [w for w in (want if isinstance(want, (tuple, list)) else [want])]
+        got = forward(*[a.detach().numpy() for a in args], *[p.numpy() for p in params])
+    except (compiler.CompileError, loader.TadError, OSError, TypeError, ValueError,
+            RuntimeError):
+        return False
+    got = list(got) if isinstance(got, (tuple, list)) else [got]
+    if len(got) != len(want) or not all(isinstance(w, torch.Tensor) for w in want):
+        return False
+    for g, w in zip(got, want):
+        w = w.detach()
+        if tuple(g.shape) != tuple(w.shape):
+            return False
+        if w.dtype.is_floating_point:
+            w64 = w.to(torch.float64).numpy()
+            eps = torch.finfo(w.dtype).eps
+            if not np.allclose(np.asarray(g, np.float64), w64, rtol=1e3 * eps,
+                               atol=1e3 * eps * max(1.0, float(np.abs(w64).max(initial=0)))):
+                return False
+        elif not (g == w.numpy()).all():
+            return False
+    return True
 
 
 def _forward_arg_names(module, count: int):

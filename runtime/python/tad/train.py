@@ -528,6 +528,15 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
                                      data_parallel, bucket_bytes, recurrent=recurrent,
                                      precision=precision)[0]
         text = ti._dynamic.generalize(text_a, text_b, base=base, grown=grown)
+
+        def trace(data):
+            with ti.sizes_at_run_time():
+                return train_step_mlir(model, data[:n], data[n:], loss_fn, optimizer,
+                                       data_parallel, bucket_bytes, recurrent=recurrent,
+                                       precision=precision)[0]
+
+        text = ti._dynamic.check_smaller_sizes(torch, trace, data, spec, text, text_b,
+                                               grown)
     start = time.time()
     module = _compile(text, vjp=["loss"], opt_level=opt_level, output=output,
                       target=target, extra_args=extra_args)

@@ -49,6 +49,16 @@ TAD_HIDDEN _Noreturn void __tad_fail_shape(int64_t actual, int64_t expected,
                                            int64_t operand, int64_t dim,
                                            const char *site);
 
+/* Ends the current call after the entry check of a minimum (`tad.dim_min`)
+ * found dimension `dim` of argument `argument` at `actual`, below `minimum`;
+ * `size` describes the dynamic size ("the dynamic size 'B'"). Stores "f:
+ * argument 0 has size 1 in dimension 0, but <size> must be at least 2" and
+ * returns TAD_ERROR_SHAPE from __tad_run. Called by generated code
+ * (passes/ABI/CheckShapes.cpp). Without a frame, prints and aborts. */
+TAD_HIDDEN _Noreturn void __tad_fail_minimum(int64_t actual, int64_t minimum,
+                                             int64_t argument, int64_t dim,
+                                             const char *size);
+
 /* Asks the OS for AMX tile state once per process on CPUs with AMX (bf16
  * matmuls run on AMX tiles there); called by __tad_run. Defined by amx.c. */
 TAD_HIDDEN void __tad_prepare_amx(void);
