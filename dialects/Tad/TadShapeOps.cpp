@@ -405,8 +405,16 @@ TAD_INFER(ConstantPadNdOp) {
   Adaptor adaptor(operands, attributes, properties, regions);
   if (!adaptor.getPadAttr())
     return infer.fail("requires attribute 'pad'");
+  ArrayRef<int64_t> pad = adaptor.getPad();
+  for (int64_t i = 0, e = pad.size() / 2; i < e; ++i) {
+    int64_t d = self->getRank() - 1 - i;
+    if (d >= 0 && self->isDynamicDim(d) && (pad[2 * i] || pad[2 * i + 1]))
+      return infer.fail("'pad' ", shapeToString(pad), " pads dimension ", d,
+                        ", whose size is dynamic; tad pads static dimensions "
+                        "only (docs/dynamic-shapes.md)");
+  }
   std::optional<SmallVector<int64_t>> shape =
-      paddedShape(self->getShape(), adaptor.getPad());
+      paddedShape(self->getShape(), pad);
   if (!shape)
     return infer.fail("'pad' ", shapeToString(adaptor.getPad()),
                       " is invalid for shape ", shapeToString(self->getShape()),

@@ -49,6 +49,17 @@ func.func @mismatch(%a: tensor<?x3xf32>, %b: tensor<?x4xf32>) -> tensor<?x3xf32>
 
 // -----
 
+// Padding keeps a dynamic size where it pads nothing, and pads only
+// static dimensions.
+func.func @pad_dynamic(%a: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  // expected-error @+2 {{'tad.constant_pad_nd' op 'pad' [1, 2] pads dimension 1, whose size is dynamic; tad pads static dimensions only (docs/dynamic-shapes.md)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tad.constant_pad_nd %a {pad = array<i64: 1, 2>, value = 0.0 : f64} : (tensor<3x?xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// -----
+
 func.func @inner(%a: tensor<?x3xf32>, %b: tensor<4x2xf32>) -> tensor<?x2xf32> {
   // expected-error @+2 {{'tad.mm' op cannot multiply shapes [?, 3] and [4, 2]: inner dimensions differ}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -63,3 +63,17 @@ func.func @bce_mean(%x: tensor<?x3xf64>, %t: tensor<?x3xf64>) -> tensor<f64> {
   %0 = tad.binary_cross_entropy %x, %t {reduction = 1 : i64} : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<f64>
   return %0 : tensor<f64>
 }
+
+// Padding of static dimensions around a dynamic one: the fill and the
+// insert take the dynamic size from self.
+// CHECK-LABEL: func.func @pad_around_batch(
+// CHECK-SAME:    %[[X:.*]]: tensor<?x3x3xf64>
+// CHECK:         %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x5x6xf64>
+// CHECK:         %[[F:.*]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x5x6xf64>)
+// CHECK:         %[[M:.*]] = tensor.dim %[[F]], %c0
+// CHECK:         tensor.insert_slice %[[X]] into %[[F]][0, 1, 2] [%[[M]], 3, 3] [1, 1, 1]
+func.func @pad_around_batch(%x: tensor<?x3x3xf64>) -> tensor<?x5x6xf64> {
+  %0 = tad.constant_pad_nd %x {pad = array<i64: 2, 1, 1, 1>, value = 0.0 : f64} : (tensor<?x3x3xf64>) -> tensor<?x5x6xf64>
+  return %0 : tensor<?x5x6xf64>
+}

@@ -462,6 +462,18 @@ bool lowering::lowersDynamicShapes(Operation *op) {
         std::optional<int64_t> dim = wrapDim(backward.getDim(), type.getRank());
         return type.getRank() == 0 || (dim && !type.isDynamicDim(*dim));
       })
+      // Padding of static dimensions (the others keep self's sizes).
+      .Case([](ConstantPadNdOp pad) {
+        auto type = pad.getSelf().getType();
+        ArrayRef<int64_t> amounts = pad.getPad();
+        for (size_t i = 0; i < amounts.size() / 2; ++i) {
+          int64_t d = type.getRank() - 1 - static_cast<int64_t>(i);
+          if (d >= 0 && type.isDynamicDim(d) &&
+              (amounts[2 * i] != 0 || amounts[2 * i + 1] != 0))
+            return false;
+        }
+        return true;
+      })
       .Case([](CatOp) { return true; }) // offsets summed at run time
       .Case([](FlipOp) { return true; }) // n - 1 - i read at run time
       .Case([](StackOp) { return true; }) // the new dimension is static

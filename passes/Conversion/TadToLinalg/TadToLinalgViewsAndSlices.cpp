@@ -475,8 +475,11 @@ Value lowerConstantPad(ConstantPadNdOp op, ConstantPadNdOp::Adaptor adaptor,
   ArrayRef<int64_t> shape = selfType.getShape();
   ArrayRef<int64_t> pad = op.getPad();
   int64_t rank = shape.size();
+  // Dynamic sizes are in dimensions without padding (lowersDynamicShapes):
+  // the result has self's there.
   Value filled = filledTensor(
-      b, loc, type, floatConstant(b, loc, type.getElementType(), op.getValue()));
+      b, loc, type, floatConstant(b, loc, type.getElementType(), op.getValue()),
+      sourcesLike(adaptor.getSelf(), rank));
   SliceSpec source{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(shape),
                    SmallVector<int64_t>(rank, 1)};
   SliceSpec dest = source;
