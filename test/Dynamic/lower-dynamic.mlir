@@ -77,3 +77,14 @@ func.func @pad_around_batch(%x: tensor<?x3x3xf64>) -> tensor<?x5x6xf64> {
   %0 = tad.constant_pad_nd %x {pad = array<i64: 2, 1, 1, 1>, value = 0.0 : f64} : (tensor<?x3x3xf64>) -> tensor<?x5x6xf64>
   return %0 : tensor<?x5x6xf64>
 }
+
+// max of every element (and min) over a dynamic batch: one reduction
+// generic over self's sizes.
+// CHECK-LABEL: func.func @max_all(
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<f64>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%arg0 : tensor<?x3xf64>) outs(%[[INIT]] : tensor<f64>)
+// CHECK:           arith.maximumf
+func.func @max_all(%x: tensor<?x3xf64>) -> tensor<f64> {
+  %0 = tad.max %x : (tensor<?x3xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
+}

@@ -384,7 +384,8 @@ bool lowering::lowersDynamicShapes(Operation *op) {
           VarMeanCorrectionOp,
           // Extrema, norms and scans (buildReduction, buildSum; the
           // accumulators' sizes are self's).
-          AmaxOp, AminOp, MaxDimOp, MinDimOp, LogsumexpOp, LinalgVectorNormOp,
+          AmaxOp, AminOp, MaxOp, MinOp, MaxDimOp, MinDimOp, LogsumexpOp,
+          LinalgVectorNormOp,
           CumsumOp,
           // Triangles (the mask reads the last two loop indices).
           TrilOp,
