@@ -244,6 +244,25 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
         if (source.isDynamicDim(dim) && index.hasStaticShape())
           checks.push_back({{2, dim}, index.getNumElements()});
       })
+      // A scatter's corner: index and src have self's dynamic sizes (other
+      // than along `dim`), src the index's (the lowering assumes equal
+      // where it allows dynamic sizes).
+      .Case<ScatterAddOp, ScatterSrcOp, ScatterValueOp>([&](auto o) {
+        auto self = tensorType(o.getSelf());
+        auto index = tensorType(o.getIndex());
+        if (self.getRank() == 0 || index.getRank() != self.getRank())
+          return;
+        std::optional<int64_t> dim = wrapDim(o.getDim(), self.getRank());
+        bool hasSrc = op->getNumOperands() > 2;
+        for (int64_t d = 0; d < self.getRank(); ++d) {
+          if (self.isDynamicDim(d) && index.isDynamicDim(d) && d != dim)
+            checks.push_back({{1, d}, OperandDim{0, d}});
+          if (hasSrc && index.isDynamicDim(d) &&
+              tensorType(op->getOperand(2)).getRank() == index.getRank() &&
+              tensorType(op->getOperand(2)).isDynamicDim(d))
+            checks.push_back({{2, d}, OperandDim{1, d}});
+        }
+      })
       // The gradient of embedding's rows has the indices' sizes and then
       // the row width.
       .Case([&](EmbeddingDenseBackwardOp o) {

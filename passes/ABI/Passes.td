@@ -65,7 +65,7 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     in its sizes divides it exactly). The lowering relies on that. Before
     each op where such an assumption involves a dynamic size (ops with
     `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
-    `mse_loss`, `nll_loss_forward` and their backward ops, `view`,
+    `mse_loss`, `nll_loss_forward` and their backward ops, the scatters, `view`,
     `reshape`, `_unsafe_view`, `expand_as`, `cat`, `stack`, the slice
     backward ops), and before each `tensor.insert_slice` whose source or
     sizes are dynamic (the reverse sweep stores a loop's values of dynamic

@@ -131,3 +131,20 @@ func.func @embedding_backward(%g: tensor<?x6x4xf32>, %i: tensor<?x6xi64>) -> ten
   %0 = tad.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = -1 : i64, scale_grad_by_freq = false} : (tensor<?x6x4xf32>, tensor<?x6xi64>) -> tensor<10x4xf32>
   return %0 : tensor<10x4xf32>
 }
+
+// A scatter along a static dimension: the index's dynamic size against
+// self's, the source's against the index's.
+// CHECK-LABEL: func.func @scatter_add
+// CHECK-SAME:    (%[[S:.*]]: tensor<?x5xf64>, %[[I:.*]]: tensor<?x2xi64>, %[[G:.*]]: tensor<?x2xf64>)
+// CHECK:         tensor.dim %[[I]]
+// CHECK:         tensor.dim %[[S]]
+// CHECK:         func.call @__tad_fail_shape
+// CHECK:         tensor.dim %[[G]]
+// CHECK:         tensor.dim %[[I]]
+// CHECK:         func.call @__tad_fail_shape
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tad.scatter_add
+func.func @scatter_add(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>, %g: tensor<?x2xf64>) -> tensor<?x5xf64> {
+  %0 = tad.scatter_add %s, %i, %g {dim = 1 : i64} : (tensor<?x5xf64>, tensor<?x2xi64>, tensor<?x2xf64>) -> tensor<?x5xf64>
+  return %0 : tensor<?x5xf64>
+}

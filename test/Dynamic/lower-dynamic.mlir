@@ -88,3 +88,15 @@ func.func @max_all(%x: tensor<?x3xf64>) -> tensor<f64> {
   %0 = tad.max %x : (tensor<?x3xf64>) -> tensor<f64>
   return %0 : tensor<f64>
 }
+
+// scatter_add along a static dimension over a dynamic batch (the VJP of
+// sort, topk, kthvalue): one generic over the index's sizes, in place of
+// self's corner, which has all of self's sizes here.
+// CHECK-LABEL: func.func @scatter_add_rows(
+// CHECK-SAME:    %[[S:.*]]: tensor<?x5xf64>, %[[I:.*]]: tensor<?x2xi64>, %[[G:.*]]: tensor<?x2xf64>
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[I]], %[[G]] : tensor<?x2xi64>, tensor<?x2xf64>) outs(%[[S]] : tensor<?x5xf64>)
+// CHECK:         return %[[R]]
+func.func @scatter_add_rows(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>, %g: tensor<?x2xf64>) -> tensor<?x5xf64> {
+  %0 = tad.scatter_add %s, %i, %g {dim = 1 : i64} : (tensor<?x5xf64>, tensor<?x2xi64>, tensor<?x2xf64>) -> tensor<?x5xf64>
+  return %0 : tensor<?x5xf64>
+}

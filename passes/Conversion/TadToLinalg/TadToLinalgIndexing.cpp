@@ -130,13 +130,9 @@ Value lowerEmbedding(EmbeddingOp op, EmbeddingOp::Adaptor adaptor,
                      sources);
 }
 
-SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
-    return b.getIndexAttr(v);
-  });
-}
-
-/// The leading [0, shape) corner of `value`.
+/// The leading [0, shape) corner of `value`; a dynamic size of `shape` is
+/// `value`'s own (the scatter's operands agree in their dynamic sizes,
+/// lowersDynamicShapes and tad-check-shapes).
 Value corner(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
@@ -144,7 +140,8 @@ Value corner(OpBuilder &b, Location loc, Value value, ArrayRef<int64_t> shape) {
   SmallVector<int64_t> zeros(shape.size(), 0), ones(shape.size(), 1);
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      indexAttrs(b, zeros), indexAttrs(b, shape), indexAttrs(b, ones));
+      indexAttrs(b, zeros), mixedSizes(b, loc, shape, value),
+      indexAttrs(b, ones));
 }
 
 enum class ScatterKind { Add, Src, Value };
@@ -176,7 +173,7 @@ Value buildScatter(OpBuilder &b, Location loc, Value self, Value index,
   int64_t dim = *wrapDim(dimAttr, rank);
   SmallVector<int64_t> small(indexType.getShape());
   small[dim] = selfType.getDimSize(dim);
-  if (indexType.getNumElements() == 0)
+  if (llvm::is_contained(indexType.getShape(), 0))
     return self;
   Value init = corner(b, loc, self, small);
   // Loops (p_0, ..., p_{rank-1}, k): q = p with q[dim] = k.
@@ -221,9 +218,9 @@ Value buildScatter(OpBuilder &b, Location loc, Value self, Value index,
   if (updated.getType() == self.getType())
     return updated;
   SmallVector<int64_t> zeros(rank, 0), ones(rank, 1);
-  return tensor::InsertSliceOp::create(b, loc, updated, self,
-                                       indexAttrs(b, zeros),
-                                       indexAttrs(b, small), indexAttrs(b, ones));
+  return tensor::InsertSliceOp::create(
+      b, loc, updated, self, indexAttrs(b, zeros),
+      mixedSizes(b, loc, small, updated), indexAttrs(b, ones));
 }
 
 Value lowerScatterAdd(ScatterAddOp op, ScatterAddOp::Adaptor adaptor,

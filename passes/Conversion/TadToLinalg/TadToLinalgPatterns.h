@@ -46,6 +46,15 @@ Value zeroConstant(OpBuilder &b, Location loc, Type type);
 AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> input,
                        ArrayRef<int64_t> domain);
 
+/// `values` as index attributes (static offsets, sizes and strides).
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values);
+
+/// `sizes` with each dynamic size read from the same dimension of `like`
+/// (a tensor of the same rank that has it: the source of a slice, the
+/// destination of an insert).
+SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc,
+                                     ArrayRef<int64_t> sizes, Value like);
+
 /// `tensor.empty` of `type`; its dynamic sizes are read from `sources`
 /// (one entry per dimension of `type`, used where the size is dynamic).
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,

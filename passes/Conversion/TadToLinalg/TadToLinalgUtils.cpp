@@ -83,6 +83,25 @@ SmallVector<SizeSource> lowering::broadcastSources(ArrayRef<int64_t> shape,
   return sources;
 }
 
+SmallVector<OpFoldResult> lowering::indexAttrs(OpBuilder &b,
+                                               ArrayRef<int64_t> values) {
+  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
+    return b.getIndexAttr(v);
+  });
+}
+
+SmallVector<OpFoldResult> lowering::mixedSizes(OpBuilder &b, Location loc,
+                                               ArrayRef<int64_t> sizes,
+                                               Value like) {
+  SmallVector<OpFoldResult> mixed;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    mixed.push_back(ShapedType::isDynamic(size)
+                        ? OpFoldResult(tensor::DimOp::create(b, loc, like, d)
+                                           .getResult())
+                        : b.getIndexAttr(size));
+  return mixed;
+}
+
 Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                              Value value, ArrayRef<SizeSource> sources) {
   Value empty = emptyTensor(b, loc, type, sources);
@@ -462,6 +481,29 @@ bool lowering::lowersDynamicShapes(Operation *op) {
         auto type = backward.getType();
         std::optional<int64_t> dim = wrapDim(backward.getDim(), type.getRank());
         return type.getRank() == 0 || (dim && !type.isDynamicDim(*dim));
+      })
+      // Scatters along a static dimension of self whose operands are
+      // dynamic in the same other dimensions (tad-check-shapes checks that
+      // they agree there): the scattered corner keeps those sizes.
+      .Case<ScatterAddOp, ScatterSrcOp, ScatterValueOp>([](auto scatter) {
+        auto self = scatter.getSelf().getType();
+        auto index = scatter.getIndex().getType();
+        if (self.getRank() == 0 || index.getRank() != self.getRank())
+          return self.getRank() == 0;
+        std::optional<int64_t> dim = wrapDim(scatter.getDim(), self.getRank());
+        if (!dim || self.isDynamicDim(*dim))
+          return false;
+        RankedTensorType src;
+        if constexpr (!std::is_same_v<decltype(scatter), ScatterValueOp>)
+          src = scatter.getSrc().getType();
+        for (int64_t d = 0; d < self.getRank(); ++d) {
+          if (d != *dim && self.isDynamicDim(d) != index.isDynamicDim(d))
+            return false;
+          if (src && (src.getRank() != self.getRank() ||
+                      src.isDynamicDim(d) != index.isDynamicDim(d)))
+            return false;
+        }
+        return true;
       })
       // Padding of static dimensions (the others keep self's sizes).
       .Case([](ConstantPadNdOp pad) {

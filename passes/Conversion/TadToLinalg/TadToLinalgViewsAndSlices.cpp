@@ -24,26 +24,6 @@ using namespace mlir::tad::lowering;
 
 namespace {
 
-SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
-    return b.getIndexAttr(v);
-  });
-}
-
-/// `sizes` with each dynamic size read from the same dimension of `like`
-/// (a tensor of the same rank that has it: the source of a slice, the
-/// destination of an insert).
-SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc,
-                                     ArrayRef<int64_t> sizes, Value like) {
-  SmallVector<OpFoldResult> mixed;
-  for (auto [d, size] : llvm::enumerate(sizes))
-    mixed.push_back(ShapedType::isDynamic(size)
-                        ? OpFoldResult(tensor::DimOp::create(b, loc, like, d)
-                                           .getResult())
-                        : b.getIndexAttr(size));
-  return mixed;
-}
-
 /// Whether `type` has no elements whatever its dynamic sizes are.
 bool isEmpty(RankedTensorType type) {
   return llvm::is_contained(type.getShape(), 0);
