@@ -36,11 +36,13 @@ constexpr StringLiteral kFailShape = "__tad_fail_shape";
 /// `dim` arguments of __tad_fail_shape that compare element counts.
 constexpr int64_t kElementCount = -1;
 constexpr int64_t kElementCountMultiple = -2;
-/// The runtime function that ends a call whose argument is below the
-/// minimum of a dynamic size (`tad.dim_min`).
-constexpr StringLiteral kFailMinimum = "__tad_fail_minimum";
-/// The argument attribute: per dimension, the least size it admits.
+/// The argument attributes that bound dynamic sizes: per dimension, the
+/// least size it admits (0: any) and the largest (-1: any).
 constexpr StringLiteral kDimMinAttr = "tad.dim_min";
+constexpr StringLiteral kDimMaxAttr = "tad.dim_max";
+/// The runtime functions that end a call whose argument is outside them.
+constexpr StringLiteral kFailMinimum = "__tad_fail_minimum";
+constexpr StringLiteral kFailMaximum = "__tad_fail_maximum";
 constexpr StringLiteral kDimNamesAttr = "tad.dim_names";
 
 /// One dimension of one operand of the op being checked.
@@ -308,30 +310,41 @@ Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   return count;
 }
 
-/// The minimums `fn`'s argument `i` declares (`tad.dim_min`, one entry per
-/// dimension, 0 where there is none), or failure with an error where they
-/// do not fit its type: a minimum applies to a dynamic dimension.
-FailureOr<ArrayRef<int64_t>> dimensionMinimums(func::FuncOp fn, unsigned i) {
-  Attribute attr = fn.getArgAttr(i, kDimMinAttr);
+/// The bounds `fn`'s argument `i` declares in `attrName` (`tad.dim_min`
+/// or `tad.dim_max`, one entry per dimension; `none` where there is none),
+/// or failure with an error where they do not fit its type: a bound applies
+/// to a dynamic dimension.
+FailureOr<ArrayRef<int64_t>> dimensionBounds(func::FuncOp fn, unsigned i,
+                                             StringRef attrName, int64_t none) {
+  Attribute attr = fn.getArgAttr(i, attrName);
   if (!attr)
     return ArrayRef<int64_t>();
   auto type = tensorType(fn.getArgument(i));
-  auto minimums = dyn_cast<DenseI64ArrayAttr>(attr);
-  if (!type || !minimums ||
-      minimums.size() != static_cast<size_t>(type.getRank()))
+  auto bounds = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!type || !bounds || bounds.size() != static_cast<size_t>(type.getRank()))
     return fn.emitError("argument #")
-           << i << " of '" << fn.getSymName() << "' has '" << kDimMinAttr
-           << "' " << attr
+           << i << " of '" << fn.getSymName() << "' has '" << attrName << "' "
+           << attr
            << "; it takes an array<i64> with one entry per dimension of a "
               "ranked tensor";
-  for (auto [d, minimum] : llvm::enumerate(minimums.asArrayRef())) {
-    if (minimum < 0 || (minimum > 0 && !type.isDynamicDim(d)))
+  auto minimums = fn.getArgAttrOfType<DenseI64ArrayAttr>(i, kDimMinAttr);
+  for (auto [d, bound] : llvm::enumerate(bounds.asArrayRef())) {
+    if (bound == none)
+      continue;
+    if (bound < 0 || !type.isDynamicDim(d))
       return fn.emitError("argument #")
-             << i << " of '" << fn.getSymName() << "' has '" << kDimMinAttr
-             << "' " << minimum << " in dimension " << d
-             << "; a minimum is a non-negative size of a dynamic dimension";
+             << i << " of '" << fn.getSymName() << "' has '" << attrName
+             << "' " << bound << " in dimension " << d
+             << "; a bound is a non-negative size of a dynamic dimension ("
+             << none << " for none)";
+    if (attrName == kDimMaxAttr && minimums &&
+        minimums.size() == bounds.size() && minimums[d] > bound)
+      return fn.emitError("argument #")
+             << i << " of '" << fn.getSymName() << "' has the maximum "
+             << bound << " in dimension " << d << " below its minimum "
+             << minimums[d];
   }
-  return minimums.asArrayRef();
+  return bounds.asArrayRef();
 }
 
 /// "the dynamic size 'B'" (from `tad.dim_names`) or "a dynamic size".
@@ -344,13 +357,14 @@ std::string describeSize(func::FuncOp fn, unsigned i, int64_t d) {
 }
 
 /// At the entry of each function, the check of each argument dimension
-/// with a minimum: below it, a call that ends the call with
-/// TAD_ERROR_SHAPE. A program that holds only from some size up (the
+/// with a minimum or a maximum: outside them, a call that ends the call
+/// with TAD_ERROR_SHAPE. A program that holds only from some size up (the
 /// importer traced it there, docs/dynamic-shapes.md) says so, and a smaller
 /// size is an error rather than a wrong result.
-LogicalResult emitMinimumChecks(ModuleOp module) {
+LogicalResult emitBoundChecks(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   Type i64 = IntegerType::get(ctx, 64);
+  Type site = MemRefType::get({kCheckSiteBytes}, IntegerType::get(ctx, 8));
   SymbolTable symbols(module);
   bool ok = true;
   for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>())) {
@@ -358,33 +372,38 @@ LogicalResult emitMinimumChecks(ModuleOp module) {
       continue;
     OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-      FailureOr<ArrayRef<int64_t>> minimums = dimensionMinimums(fn, i);
-      if (failed(minimums)) {
-        ok = false;
-        continue;
-      }
-      for (auto [d, minimum] : llvm::enumerate(*minimums)) {
-        if (minimum == 0)
+      for (auto [attrName, none, fail, predicate] :
+           {std::tuple(kDimMinAttr, int64_t(0), kFailMinimum,
+                       arith::CmpIPredicate::slt),
+            std::tuple(kDimMaxAttr, int64_t(-1), kFailMaximum,
+                       arith::CmpIPredicate::sgt)}) {
+        FailureOr<ArrayRef<int64_t>> bounds =
+            dimensionBounds(fn, i, attrName, none);
+        if (failed(bounds)) {
+          ok = false;
           continue;
-        declareFailFunction(
-            module, kFailMinimum,
-            {i64, i64, i64, i64, MemRefType::get({kCheckSiteBytes}, b.getI8Type())});
-        Location loc = fn.getLoc();
-        memref::GlobalOp site = createCheckSite(
-            module, symbols, loc, describeSize(fn, i, d), "__tad_minimum_site");
-        Value actual = sizeOf(b, loc, fn.getArgument(i), d);
-        Value least = arith::ConstantIntOp::create(b, loc, i64, minimum);
-        Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                            actual, least);
-        scf::IfOp::create(b, loc, below, [&](OpBuilder &tb, Location tl) {
-          Value argument = arith::ConstantIntOp::create(tb, tl, i64, i);
-          Value dim = arith::ConstantIntOp::create(tb, tl, i64, d);
-          Value what = memref::GetGlobalOp::create(tb, tl, site.getType(),
-                                                   site.getSymName());
-          func::CallOp::create(tb, tl, kFailMinimum, TypeRange{},
-                               ValueRange{actual, least, argument, dim, what});
-          scf::YieldOp::create(tb, tl);
-        });
+        }
+        for (auto [d, bound] : llvm::enumerate(*bounds)) {
+          if (bound == none || (attrName == kDimMinAttr && bound == 0))
+            continue;
+          declareFailFunction(module, fail, {i64, i64, i64, i64, site});
+          Location loc = fn.getLoc();
+          memref::GlobalOp what = createCheckSite(
+              module, symbols, loc, describeSize(fn, i, d), "__tad_bound_site");
+          Value actual = sizeOf(b, loc, fn.getArgument(i), d);
+          Value limit = arith::ConstantIntOp::create(b, loc, i64, bound);
+          Value outside =
+              arith::CmpIOp::create(b, loc, predicate, actual, limit);
+          scf::IfOp::create(b, loc, outside, [&](OpBuilder &tb, Location tl) {
+            Value argument = arith::ConstantIntOp::create(tb, tl, i64, i);
+            Value dim = arith::ConstantIntOp::create(tb, tl, i64, d);
+            Value size = memref::GetGlobalOp::create(tb, tl, what.getType(),
+                                                     what.getSymName());
+            func::CallOp::create(tb, tl, fail, TypeRange{},
+                                 ValueRange{actual, limit, argument, dim, size});
+            scf::YieldOp::create(tb, tl);
+          });
+        }
       }
     }
   }
@@ -396,7 +415,7 @@ class CheckShapesPass
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(emitMinimumChecks(module)))
+    if (failed(emitBoundChecks(module)))
       return signalPassFailure();
     SmallVector<std::pair<Operation *, SmallVector<SizeCheck>>> sites;
     module.walk([&](Operation *op) {

@@ -353,11 +353,12 @@ struct TadRecordABIPass : tad::impl::TadRecordABIPassBase<TadRecordABIPass> {
                       symbols->second.empty() ? ArrayRef<SmallVector<int64_t>>()
                                               : symbols->first,
                       symbols->second));
-      // Names are in the signature now; minimums were checked at the entry
+      // Names are in the signature now; bounds were checked at the entry
       // (tad-check-shapes).
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
         fn.removeArgAttr(i, "tad.dim_names");
         fn.removeArgAttr(i, "tad.dim_min");
+        fn.removeArgAttr(i, "tad.dim_max");
       }
       // `const tad_tensor *args`: never bufferize in place into an argument.
       for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)

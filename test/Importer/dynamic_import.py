@@ -255,6 +255,33 @@ check("another kernel at 1: runs at 1", np.allclose(
     tad.compile(over_time_text).forward(x1.numpy(), *[p.detach().numpy() for p in
                                                       over_time.parameters()]),
     over_time(x1).detach().numpy(), rtol=1e-12))
+# Declared bounds (tad.Dim, as torch.export's Dim): checked at every call;
+# a size declared from 1 whose program differs there is refused at import.
+bounded = tad.from_torch(nn.Linear(3, 4).double(), (torch.randn(5, 3, dtype=torch.float64),),
+                         dynamic_shapes={0: {0: tad.Dim("B", min=3, max=16)}})
+check("declared bounds in the program", "tad.dim_min = array<i64: 3, 0>, "
+      "tad.dim_max = array<i64: 16, -1>" in first_line(bounded))
+bounded_module = tad.compile(bounded)
+for n, ok in ((2, False), (3, True), (16, True), (17, False)):
+    try:
+        bounded_module.forward(np.ones((n, 3)), np.ones((4, 3)), np.ones(4))
+        check(f"declared bounds [3, 16] at {n}", ok)
+    except tad.TadError as e:
+        check(f"declared bounds [3, 16] at {n}", not ok and
+              ("at least 3" in str(e) if n < 3 else "at most 16" in str(e)))
+try:
+    tad.from_torch(Svdvals(), (torch.randn(4, 2, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: tad.Dim("B", min=1)}})
+    check("svdvals declared from 1 refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("svdvals declared from 1 refused", "is declared from 1" in str(e))
+try:
+    tad.from_torch(nn.Linear(3, 4).double(), (torch.randn(5, 3, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: tad.Dim("B", max=5)}})
+    check("a maximum below the grown trace refused", False)
+except tad.DynamicShapeError as e:
+    check("a maximum below the grown trace refused", "above its maximum 5" in str(e))
 # The training step of a model with batch norm: the same minimum, checked
 # before anything is updated.
 bn_step = tad.compile_train_step(

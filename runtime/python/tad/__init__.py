@@ -53,6 +53,7 @@ from .module import (Function, Module, Signature, TadError, TensorType,
                      load)
 from ._recurrent import scan
 from .bfloat16 import bf16_bits_to_float32, float32_to_bf16_bits
+from ._dynamic import Dim
 from .torch_import import (DynamicShapeError, TadImportError, UnsupportedOpError,
                            from_torch)
 from .train import (SGD, Adam, AdamW, TrainStep, compile_train_step,
@@ -65,7 +66,7 @@ __all__ = [
     "STATUS_RANK", "STATUS_SHAPE", "STATUS_RUNTIME", "STATUS_MEMORY",
     "STATUS_INDEX",
     "DeviceArray", "device_array",
-    "from_torch", "scan", "DynamicShapeError", "TadImportError",
+    "from_torch", "scan", "Dim", "DynamicShapeError", "TadImportError",
     "UnsupportedOpError",
     "compile_train_step", "TrainStep", "SGD", "Adam", "AdamW",
     "data_parallel_rank", "bf16_bits_to_float32", "float32_to_bf16_bits",

@@ -34,6 +34,30 @@ class DynamicShapeError(ValueError):
     """The traced program cannot be made dynamic in the sizes asked for."""
 
 
+class Dim:
+    """A named dynamic size with bounds, for ``dynamic_shapes`` (in the
+    spirit of torch.export's ``Dim``): ``Dim("batch", min=2, max=512)``.
+    The compiled module checks the bounds at every call (``tad.dim_min``,
+    ``tad.dim_max``: TAD_ERROR_SHAPE outside them). A bound of 0 or 1 is
+    checked at import: a program that differs at size 1 is refused rather
+    than given the minimum 2 that a plain name gets."""
+
+    def __init__(self, name: str, min: Optional[int] = None, max: Optional[int] = None):
+        if not (isinstance(name, str) and name.isidentifier()):
+            raise DynamicShapeError(f"Dim: a size needs a name that is an identifier, "
+                                    f"not {name!r}")
+        if min is not None and int(min) < 0:
+            raise DynamicShapeError(f"Dim '{name}': min must be non-negative, not {min}")
+        if max is not None and int(max) < (0 if min is None else int(min)):
+            raise DynamicShapeError(f"Dim '{name}': max {max} is below min {min or 0}")
+        self.name = name
+        self.min = None if min is None else int(min)
+        self.max = None if max is None else int(max)
+
+    def __repr__(self):
+        return f"Dim({self.name!r}, min={self.min}, max={self.max})"
+
+
 def normalize(dynamic_shapes, example_args: Sequence, arg_names: Sequence[str]
               ) -> Dict[int, Dict[int, str]]:
     """``{input index: {dim: name}}`` from the user's form: a dict keyed by
@@ -74,6 +98,8 @@ def normalize(dynamic_shapes, example_args: Sequence, arg_names: Sequence[str]
             if not 0 <= d < rank:
                 raise DynamicShapeError(f"dynamic_shapes: input {key} has rank "
                                         f"{rank}, no dimension {dim}")
+            if isinstance(name, Dim):
+                name = name.name
             if not (isinstance(name, str) and name.isidentifier()):
                 raise DynamicShapeError(f"dynamic_shapes: the size of input "
                                         f"{key} dimension {dim} needs a name "
@@ -81,6 +107,49 @@ def normalize(dynamic_shapes, example_args: Sequence, arg_names: Sequence[str]
             dims[d] = name
         result[index] = dims
     return result
+
+
+def declared_bounds(dynamic_shapes) -> Dict[str, Dim]:
+    """The ``Dim`` of each name that the user's form declares with one
+    (names given as strings have none); raises where one name has two
+    different bounds."""
+    if isinstance(dynamic_shapes, dict):
+        specs = list(dynamic_shapes.values())
+    elif isinstance(dynamic_shapes, (list, tuple)):
+        specs = list(dynamic_shapes)
+    else:
+        return {}
+    found: Dict[str, Dim] = {}
+    for spec in specs:
+        for value in (spec.values() if isinstance(spec, dict) else ()):
+            if not isinstance(value, Dim):
+                continue
+            known = found.setdefault(value.name, value)
+            if (known.min, known.max) != (value.min, value.max):
+                raise DynamicShapeError(f"dynamic_shapes: '{value.name}' has two sets "
+                                        f"of bounds, {known!r} and {value!r}")
+    return found
+
+
+def check_example_sizes(spec: Dict[int, Dict[int, str]], sizes: Dict[str, int],
+                        grown: Dict[str, int], bounds: Dict[str, Dim]) -> None:
+    """Raises unless each declared size's example and grown trace sizes
+    lie within its bounds."""
+    for name, dim in bounds.items():
+        if name not in sizes:
+            continue
+        low = dim.min or 0
+        high = dim.max
+        if sizes[name] < low or (high is not None and sizes[name] > high):
+            raise DynamicShapeError(
+                f"dynamic_shapes: the example gives '{name}' the size {sizes[name]}"
+                f"{' (sizes of 1 are traced at 2)' if sizes[name] == 2 else ''}, "
+                f"outside its bounds [{low}, {'inf' if high is None else high}]")
+        if high is not None and grown[name] > high:
+            raise DynamicShapeError(
+                f"dynamic_shapes: '{name}' is traced at {grown[name]} too (one more "
+                f"than the example, to see what depends on it), above its maximum "
+                f"{high}; give an example below the maximum")
 
 
 def symbol_names(spec: Dict[int, Dict[int, str]]) -> List[str]:
@@ -127,7 +196,8 @@ def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
 def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
                         spec: Dict[int, Dict[int, str]], text: str, text_b: str,
                         grown: Dict[str, int],
-                        agrees: Optional[Callable[[str, list], bool]] = None) -> str:
+                        agrees: Optional[Callable[[str, list], bool]] = None,
+                        bounds: Optional[Dict[str, Dim]] = None) -> str:
     """``text``, generalised from ``trace`` (the program's text for some
     inputs) at the example sizes and at the grown ones (``text_b``,
     ``grown``), checked below them. Two traces at neighbouring sizes cannot
@@ -148,7 +218,12 @@ def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
       ``text`` on the inputs at size 1 and compares it with PyTorch, and
       where they agree there is no minimum.
 
-    Returns ``text`` with the minimums."""
+    ``bounds`` (declared ``Dim``s) move the first check to the least
+    declared minimum above 2 and skip the second for sizes declared from 2
+    up; a size declared from 0 or 1 that differs at 1 is refused.
+
+    Returns ``text`` with the minimums and the declared maximums."""
+    bounds = bounds or {}
     names = symbol_names(spec)
 
     def same_at(at: Dict[str, int]) -> bool:
@@ -158,10 +233,12 @@ def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
             raise DynamicShapeError("the trace generalises to another program")
         return True
 
-    if any(size > 2 for size in resized(torch, args, spec, grow=False)[1].values()):
-        sizes = ", ".join(f"'{n}' = 2" for n in names)
+    least = {n: max(2, bounds[n].min or 0) if n in bounds else 2 for n in names}
+    example = resized(torch, args, spec, grow=False)[1]
+    if any(example[n] > least[n] for n in names):
+        sizes = ", ".join(f"'{n}' = {least[n]}" for n in names)
         try:
-            same = same_at({n: 2 for n in names})
+            same = same_at(least)
         except DynamicShapeError:
             same = False
         except Exception as e:  # PyTorch itself refuses the smaller inputs
@@ -177,8 +254,10 @@ def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
                 "sizes (a decision that depends on the sizes, such as "
                 "min(rows, cols), holds at the example sizes but not at smaller "
                 "ones), so one compiled program would be wrong at some sizes")
-    at_least_two = []
+    minimums = {n: bounds[n].min for n in names if n in bounds and (bounds[n].min or 0) >= 2}
     for name in names:
+        if name in minimums:
+            continue
         try:
             same = same_at({name: 1})
         except DynamicShapeError:  # another program at 1: run it to see
@@ -186,26 +265,39 @@ def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
                 text, resized(torch, args, spec, grow=False, at={name: 1})[0])
         except Exception:  # noqa: BLE001 -- PyTorch refuses size 1: from 2 up
             same = False
-        if not same:
-            at_least_two.append(name)
-    return with_minimums(text, {name: 2 for name in at_least_two})
+        if same:
+            continue
+        if name in bounds and bounds[name].min is not None:
+            raise DynamicShapeError(
+                f"cannot make the traced program dynamic: '{name}' is declared from "
+                f"{bounds[name].min}, but traced with '{name}' = 1 the program differs "
+                "(or does not run) and its outputs do not match PyTorch's there; "
+                "declare it from 2 (Dim(..., min=2))")
+        minimums[name] = 2
+    maximums = {n: bounds[n].max for n in names if n in bounds and bounds[n].max is not None}
+    return with_bounds(text, minimums, maximums)
 
 
 _DIM_NAMES = re.compile(r'tad\.dim_names = \[([^\[\]]*)\]')
 
 
-def with_minimums(text: str, minimums: Dict[str, int]) -> str:
-    """``text`` whose exported functions' arguments get ``tad.dim_min`` for
-    the dimensions named in ``minimums`` (their least size)."""
-    if not minimums:
+def with_bounds(text: str, minimums: Dict[str, int], maximums: Dict[str, int]) -> str:
+    """``text`` whose exported functions' arguments get ``tad.dim_min`` and
+    ``tad.dim_max`` for the dimensions named in ``minimums`` (their least
+    size) and ``maximums`` (their largest)."""
+    if not minimums and not maximums:
         return text
 
     def add(m):
         names = [n.strip().strip('"') for n in m.group(1).split(",")]
         least = [minimums.get(n, 0) if n else 0 for n in names]
-        if not any(least):
-            return m.group(0)
-        return m.group(0) + ", tad.dim_min = array<i64: " + ", ".join(map(str, least)) + ">"
+        most = [maximums.get(n, -1) if n else -1 for n in names]
+        entry = m.group(0)
+        if any(least):
+            entry += ", tad.dim_min = array<i64: " + ", ".join(map(str, least)) + ">"
+        if any(v >= 0 for v in most):
+            entry += ", tad.dim_max = array<i64: " + ", ".join(map(str, most)) + ">"
+        return entry
 
     return "\n".join(_DIM_NAMES.sub(add, line) if line.lstrip().startswith("func.func")
                      else line for line in text.split("\n"))

@@ -1307,7 +1307,8 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
     ``dynamic_shapes`` makes input sizes dynamic, in the spirit of
     torch.export: ``{"x": {0: "batch"}}`` (by forward parameter name or
     input index), or a sequence aligned with the inputs (None for a static
-    one). Inputs whose sizes share a name must agree in every call. The
+    one); a ``tad.Dim("batch", min=..., max=...)`` in place of a name
+    bounds the size (checked at every call). Inputs whose sizes share a name must agree in every call. The
     program is traced twice (docs/dynamic-shapes.md) and what depends on the
     sizes becomes dynamic; an import that cannot be generalised raises
     ``DynamicShapeError`` instead of specialising. With ``return_info``, the
@@ -1331,8 +1332,10 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
         spec = _dynamic.normalize(dynamic_shapes, example_args,
                                   _forward_arg_names(module, len(example_args)))
         if spec:
+            bounds = _dynamic.declared_bounds(dynamic_shapes)
             args_a, base = _dynamic.resized(torch, example_args, spec, grow=False)
             args_b, grown = _dynamic.resized(torch, example_args, spec, grow=True)
+            _dynamic.check_example_sizes(spec, base, grown, bounds)
             with sizes_at_run_time():
                 text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
                                           recurrent)
@@ -1346,7 +1349,8 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
 
             text = _dynamic.check_smaller_sizes(
                 torch, trace, example_args, spec, text, text_b, grown,
-                agrees=lambda text, args: _runs_like_torch(module, text, args, name))
+                agrees=lambda text, args: _runs_like_torch(module, text, args, name),
+                bounds=bounds)
             return (text, info) if return_info else text
     fn, params, buffers = module_function(module, len(example_args))
     state = [p for _, p in module.named_parameters()] + [b for _, b in module.named_buffers()]

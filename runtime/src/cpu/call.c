@@ -9,8 +9,8 @@
  * back into __tad_run, which returns TAD_ERROR_MEMORY. Likewise an index
  * out of range (the checks of tad-check-indices call __tad_fail_index):
  * TAD_ERROR_INDEX; dynamic sizes that disagree (tad-check-shapes calls
- * __tad_fail_shape) or below the minimum of a dynamic size
- * (__tad_fail_minimum): TAD_ERROR_SHAPE; a failed MPI collective (mpi.c calls __tad_fail_runtime):
+ * __tad_fail_shape) or outside the bounds of a dynamic size
+ * (__tad_fail_minimum, __tad_fail_maximum): TAD_ERROR_SHAPE; a failed MPI collective (mpi.c calls __tad_fail_runtime):
  * TAD_ERROR_RUNTIME.
  *
  * Generated code holds no other resource a jump could leak (no locks, no
@@ -119,23 +119,35 @@ void __tad_fail_shape(int64_t actual, int64_t expected, int64_t operand,
   fail_call(frame, TAD_ERROR_SHAPE);
 }
 
-void __tad_fail_minimum(int64_t actual, int64_t minimum, int64_t argument,
-                        int64_t dim, const char *size) {
+/* Ends the call after an entry check of a bound of a dynamic size. */
+static _Noreturn void fail_bound(int64_t actual, int64_t bound,
+                                 int64_t argument, int64_t dim,
+                                 const char *size, const char *relation) {
   tad_call_frame *frame = current_frame;
   const char *name = frame && frame->fn && frame->fn->name ? frame->fn->name
                                                            : "tad";
   char what[256];
   snprintf(what, sizeof what,
            "argument %lld has size %lld in dimension %lld, but %s must be "
-           "at least %lld",
+           "%s %lld",
            (long long)argument, (long long)actual, (long long)dim, size,
-           (long long)minimum);
+           relation, (long long)bound);
   if (!frame) {
     fprintf(stderr, "tad: %s, outside the thread of a call; aborting\n", what);
     abort();
   }
   __tad_set_error("%s: %s", name, what);
   fail_call(frame, TAD_ERROR_SHAPE);
+}
+
+void __tad_fail_minimum(int64_t actual, int64_t minimum, int64_t argument,
+                        int64_t dim, const char *size) {
+  fail_bound(actual, minimum, argument, dim, size, "at least");
+}
+
+void __tad_fail_maximum(int64_t actual, int64_t maximum, int64_t argument,
+                        int64_t dim, const char *size) {
+  fail_bound(actual, maximum, argument, dim, size, "at most");
 }
 
 void __tad_fail_runtime(const char *message) {

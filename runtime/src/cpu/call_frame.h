@@ -59,6 +59,11 @@ TAD_HIDDEN _Noreturn void __tad_fail_minimum(int64_t actual, int64_t minimum,
                                              int64_t argument, int64_t dim,
                                              const char *size);
 
+/* The same above a maximum (`tad.dim_max`): "... must be at most 64". */
+TAD_HIDDEN _Noreturn void __tad_fail_maximum(int64_t actual, int64_t maximum,
+                                             int64_t argument, int64_t dim,
+                                             const char *size);
+
 /* Asks the OS for AMX tile state once per process on CPUs with AMX (bf16
  * matmuls run on AMX tiles there); called by __tad_run. Defined by amx.c. */
 TAD_HIDDEN void __tad_prepare_amx(void);
