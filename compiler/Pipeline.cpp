@@ -150,6 +150,14 @@ void tad::buildEntryPointsPipeline(OpPassManager &pm) {
   // bufferization only handles them as linalg).
   pm.addPass(createConvertElementwiseToLinalgPass());
   addCleanups(pm);
+  // Dynamic sizes read from the arguments (tensor.dim of a result becomes
+  // the dim of the operand it comes from, down to the arguments): with one
+  // SSA value per size, bufferization's slice comparisons are immediate;
+  // with a tensor.dim of each op's own operand they built value-bounds
+  // systems over the whole function (a differentiated batched SVD took
+  // more than 10 minutes to bufferize). No-op for static shapes.
+  pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+  addCleanups(pm);
 }
 
 void tad::buildBufferizationPipeline(OpPassManager &pm) {
@@ -232,6 +240,10 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Exported dynamic memrefs: their sizes as arguments, their data as bare
   // pointers (the GPU target refuses dynamic signatures).
   pm.addPass(tad::createTadBindDynamicSizesPass());
+  // Sizes are now the symbols' arguments: run-time checks of one condition
+  // (a gradient's size against the input's, before each op) are tested once.
+  addCleanups(pm);
+  pm.addNestedPass<func::FuncOp>(tad::createTadDropRepeatedChecksPass());
   addBufferOptimizations(pm, options);
 
   // Loops.

@@ -65,7 +65,7 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     in its sizes divides it exactly). The lowering relies on that. Before
     each op where such an assumption involves a dynamic size (ops with
     `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
-    `mse_loss`, `nll_loss_forward` and their backward ops, the scatters, `view`,
+    `mse_loss`, `nll_loss_forward` and their backward ops, `gather`, the scatters, `view`,
     `reshape`, `_unsafe_view`, `expand_as`, `cat`, `stack`, the slice
     backward ops), and before each `tensor.insert_slice` whose source or
     sizes are dynamic (the reverse sweep stores a loop's values of dynamic
@@ -87,6 +87,23 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
   ];
+}
+
+def TadDropRepeatedChecksPass
+    : Pass<"tad-drop-repeated-checks", "::mlir::func::FuncOp"> {
+  let summary = "Drop run-time checks that an earlier identical check makes redundant";
+  let description = [{
+    The checks of tad-check-shapes and tad-check-indices are `scf.if`s whose
+    branch only calls a runtime `__tad_fail_*` function, which ends the
+    call. Once sizes are read from the arguments (after
+    `resolve-ranked-shaped-type-result-dims` and CSE), many of them test the
+    same condition: a gradient's size against the input's before each of
+    hundreds of ops. A check whose condition an earlier check in the same
+    block has already tested is erased (the call would have ended there),
+    and a check whose condition is the constant false is erased too. Fewer
+    branches also keep `convert-scf-to-cf`, which splits the block at each
+    one, from growing quadratically on large functions.
+  }];
 }
 
 def TadBindDynamicSizesPass

@@ -49,19 +49,23 @@ func.func @product(%a: tensor<3x?xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf32> 
 }
 
 // A view of a dynamic tensor: the element count is a multiple of the
-// static sizes (dimension -2), or equal to them (-1).
+// static sizes (dimension -2), unless self's static sizes make it one
+// already, or equal to them (-1).
 // CHECK-LABEL: func.func @views
 // CHECK:         arith.muli
 // CHECK:         arith.remsi %{{.*}}, %{{.*}} : i64
 // CHECK:         arith.constant -2 : i64
-// CHECK:         tad.view
+// CHECK:         tad.view %arg0 {size = array<i64: -1, 8>}
+// CHECK-NOT:     scf.if
+// CHECK:         tad.view %arg0 {size = array<i64: -1, 2, 2>}
 // CHECK:         arith.constant 12 : i64
 // CHECK:         arith.constant -1 : i64
-// CHECK:         tad.view
-func.func @views(%x: tensor<?x4xf32>) -> (tensor<?x2x2xf32>, tensor<3x4xf32>) {
-  %0 = tad.view %x {size = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
-  %1 = tad.view %x {size = array<i64: 3, 4>} : (tensor<?x4xf32>) -> tensor<3x4xf32>
-  return %0, %1 : tensor<?x2x2xf32>, tensor<3x4xf32>
+// CHECK:         tad.view %arg0 {size = array<i64: 3, 4>}
+func.func @views(%x: tensor<?x4xf32>) -> (tensor<?x8xf32>, tensor<?x2x2xf32>, tensor<3x4xf32>) {
+  %0 = tad.view %x {size = array<i64: -1, 8>} : (tensor<?x4xf32>) -> tensor<?x8xf32>
+  %1 = tad.view %x {size = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  %2 = tad.view %x {size = array<i64: 3, 4>} : (tensor<?x4xf32>) -> tensor<3x4xf32>
+  return %0, %1, %2 : tensor<?x8xf32>, tensor<?x2x2xf32>, tensor<3x4xf32>
 }
 
 // Nothing to check: one dynamic operand, or static shapes.

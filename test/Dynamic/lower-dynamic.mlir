@@ -100,3 +100,17 @@ func.func @scatter_add_rows(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>, %g: tensor
   %0 = tad.scatter_add %s, %i, %g {dim = 1 : i64} : (tensor<?x5xf64>, tensor<?x2xi64>, tensor<?x2xf64>) -> tensor<?x5xf64>
   return %0 : tensor<?x5xf64>
 }
+
+// gather along a static dimension over a dynamic batch (max pooling's JVP,
+// a batched SVD's sorting): one generic over the index's sizes (until
+// 2026-12-05, a loop over blocks of samples, tad-split-dynamic-batch).
+// CHECK-LABEL: func.func @gather_rows(
+// CHECK-SAME:    %[[S:.*]]: tensor<?x5xf64>, %[[I:.*]]: tensor<?x2xi64>
+// CHECK:         %[[N:.*]] = tensor.dim %[[I]], %c0
+// CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x2xf64>
+// CHECK:         linalg.generic {{.*}} ins(%[[I]] : tensor<?x2xi64>) outs(%[[E]] : tensor<?x2xf64>)
+// CHECK:           tensor.extract %[[S]]
+func.func @gather_rows(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>) -> tensor<?x2xf64> {
+  %0 = tad.gather %s, %i {dim = 1 : i64, sparse_grad = false} : (tensor<?x5xf64>, tensor<?x2xi64>) -> tensor<?x2xf64>
+  return %0 : tensor<?x2xf64>
+}

@@ -43,20 +43,10 @@ bool isStaticTensor(Type type) {
 /// has the batch as dimension 0, a static result (a weight or bias
 /// gradient) is a sum over the samples.
 bool isPerSample(Operation *op) {
-  // A gather along another dimension than the batch reads sample i of
-  // `self` for sample i of `index` (max pooling's JVP).
-  if (auto gather = dyn_cast<GatherOp>(op)) {
-    std::optional<int64_t> dim =
-        wrapDim(gather.getDim(), gather.getSelf().getType().getRank());
-    if (!dim || *dim == 0 || !isDynamicBatch(gather.getSelf().getType()) ||
-        !isDynamicBatch(gather.getIndex().getType()))
-      return false;
-  } else if (!isa<ConvolutionOp, ConvolutionBackwardOp,
-                  MaxPool2dWithIndicesOp, MaxPool2dWithIndicesBackwardOp,
-                  AvgPool2dOp, AvgPool2dBackwardOp, AdaptiveAvgPool2dOp,
-                  AdaptiveAvgPool2dBackwardOp>(op)) {
+  if (!isa<ConvolutionOp, ConvolutionBackwardOp, MaxPool2dWithIndicesOp,
+           MaxPool2dWithIndicesBackwardOp, AvgPool2dOp, AvgPool2dBackwardOp,
+           AdaptiveAvgPool2dOp, AdaptiveAvgPool2dBackwardOp>(op))
     return false;
-  }
   bool anyDynamic = false;
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes())) {
@@ -109,12 +99,9 @@ Value insertSamples(OpBuilder &b, Location loc, Value piece, Value into,
 void splitBatch(Operation *op, int64_t block) {
   OpBuilder b(op);
   Location loc = op->getLoc();
-  // The batch of the results (a gather's is its index's).
-  auto gather = dyn_cast<GatherOp>(op);
-  Value batched = gather ? gather.getIndex()
-                         : *llvm::find_if(op->getOperands(), [](Value v) {
-                             return isDynamicBatch(v.getType());
-                           });
+  Value batched = *llvm::find_if(op->getOperands(), [](Value v) {
+    return isDynamicBatch(v.getType());
+  });
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value size = tensor::DimOp::create(b, loc, batched, 0);
   // The loop-carried results: a tensor of the batch for each result over

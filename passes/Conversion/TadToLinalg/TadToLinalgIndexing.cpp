@@ -95,12 +95,17 @@ Value lowerGather(GatherOp op, GatherOp::Adaptor adaptor, OpBuilder &b) {
   if (rank == 0)
     return self;
   int64_t dim = *wrapDim(op.getDim(), rank);
+  // The result has the index's sizes (dynamic ones too).
+  SmallVector<SizeSource> sources;
+  for (int64_t d = 0; d < rank; ++d)
+    sources.push_back({adaptor.getIndex(), d});
   return readGeneric(
       b, op.getLoc(), type, adaptor.getIndex(),
       {AffineMap::getMultiDimIdentityMap(rank, ctx)},
       [&](OpBuilder &nb, Location nl, ValueRange args) {
         return extractAlong(nb, nl, self, dim, args[0]);
-      });
+      },
+      sources);
 }
 
 Value lowerEmbedding(EmbeddingOp op, EmbeddingOp::Adaptor adaptor,

@@ -482,6 +482,23 @@ bool lowering::lowersDynamicShapes(Operation *op) {
         std::optional<int64_t> dim = wrapDim(backward.getDim(), type.getRank());
         return type.getRank() == 0 || (dim && !type.isDynamicDim(*dim));
       })
+      // A gather reads self at the index's positions (and at the index's
+      // values along `dim`, range-checked by tad-check-indices): where the
+      // two are dynamic alike in the other dimensions, tad-check-shapes
+      // checks that they agree there.
+      .Case([](GatherOp gather) {
+        auto self = gather.getSelf().getType();
+        auto index = gather.getIndex().getType();
+        if (self.getRank() == 0 || index.getRank() != self.getRank())
+          return self.getRank() == 0;
+        std::optional<int64_t> dim = wrapDim(gather.getDim(), self.getRank());
+        if (!dim)
+          return false;
+        for (int64_t d = 0; d < self.getRank(); ++d)
+          if (d != *dim && self.isDynamicDim(d) != index.isDynamicDim(d))
+            return false;
+        return true;
+      })
       // Scatters along a static dimension of self whose operands are
       // dynamic in the same other dimensions (tad-check-shapes checks that
       // they agree there): the scattered corner keeps those sizes.
