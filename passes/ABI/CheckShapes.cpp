@@ -405,7 +405,7 @@ LogicalResult emitBoundChecks(ModuleOp module) {
           continue;
         }
         for (auto [d, bound] : llvm::enumerate(*bounds)) {
-          if (bound == none || (attrName == kDimMinAttr && bound == 0))
+          if (bound == none)
             continue;
           declareFailFunction(module, fail, {i64, i64, i64, i64, site});
           Location loc = fn.getLoc();

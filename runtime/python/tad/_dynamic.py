@@ -131,8 +131,8 @@ def declared_bounds(dynamic_shapes) -> Dict[str, Dim]:
     return found
 
 
-def check_example_sizes(spec: Dict[int, Dict[int, str]], sizes: Dict[str, int],
-                        grown: Dict[str, int], bounds: Dict[str, Dim]) -> None:
+def check_example_sizes(sizes: Dict[str, int], grown: Dict[str, int],
+                        bounds: Dict[str, Dim]) -> None:
     """Raises unless each declared size's example and grown trace sizes
     lie within its bounds."""
     for name, dim in bounds.items():

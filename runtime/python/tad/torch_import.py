@@ -1335,7 +1335,7 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
             bounds = _dynamic.declared_bounds(dynamic_shapes)
             args_a, base = _dynamic.resized(torch, example_args, spec, grow=False)
             args_b, grown = _dynamic.resized(torch, example_args, spec, grow=True)
-            _dynamic.check_example_sizes(spec, base, grown, bounds)
+            _dynamic.check_example_sizes(base, grown, bounds)
             with sizes_at_run_time():
                 text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
                                           recurrent)
