@@ -66,6 +66,11 @@ static void addBufferization(OpPassManager &pm,
     addCleanups(pm);
   }
   tad::buildBufferizationPipeline(pm);
+  // Dynamic sizes as leading index arguments, as on the CPU; the host
+  // passes them to the kernels.
+  pm.addPass(tad::createTadBindDynamicSizesPass());
+  addCleanups(pm);
+  pm.addNestedPass<func::FuncOp>(tad::createTadDropRepeatedChecksPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());
   pm.addNestedPass<func::FuncOp>(tad::createTadParallelLoopsFirstPass());
   if (options.kernels == "tiled")
@@ -157,6 +162,9 @@ void tad::buildLinalgToGpuPipeline(OpPassManager &pm,
 
 void tad::buildTadToGpuPipeline(OpPassManager &pm,
                                 const GpuPipelineOptions &options) {
+  // Dynamic sizes that must agree are compared at run time, on the host
+  // before any kernel (tad-gpu-place moves the checks first).
+  pm.addPass(tad::createTadCheckShapesPass());
   buildTadToLinalgPipeline(pm, options.optLevel, /*directConvolutions=*/false,
                            /*runtimeCalls=*/false);
   buildLinalgToGpuPipeline(pm, options);

@@ -301,6 +301,16 @@ SavedValues mlir::tad::rules::analyzeSavedValues(
     if (ret.type.isTensorLike() && index < outputs.size())
       track(outputs[index]);
 
+  // The gradients of all outputs, `grads`: one an output did not get is
+  // zeros of that output's sizes, which the VJP reads from the output where
+  // they are dynamic.
+  bool gradsNamed = top.slots.count("grads");
+  unsigned gradsSlot = top.uses.size();
+  if (!gradsNamed) {
+    top.slots["grads"] = gradsSlot;
+    top.uses.push_back(ValueUse::None);
+  }
+
   Analyzer analyzer(helpers);
   for (const DerivativeKey &key : entry.backward) {
     if (key.kind != FormulaKind::Expression || !key.formula.expr)
@@ -317,6 +327,9 @@ SavedValues mlir::tad::rules::analyzeSavedValues(
     top.mask = std::move(mask);
     analyzer.visit(*key.formula.expr, top);
   }
+  if (!gradsNamed && top.uses[gradsSlot] != ValueUse::None)
+    for (const std::string &output : outputs)
+      top.mark(output, ValueUse::Metadata);
   for (auto &[name, use] : result.uses)
     use = top.uses[top.slots[name]];
   return result;

@@ -342,7 +342,7 @@ FailureOr<ArrayRef<int64_t>> dimensionBounds(func::FuncOp fn, unsigned i,
     return ArrayRef<int64_t>();
   auto type = tensorType(fn.getArgument(i));
   auto bounds = dyn_cast<DenseI64ArrayAttr>(attr);
-  if (!type || !bounds || bounds.size() != static_cast<size_t>(type.getRank()))
+  if (!type || !bounds || bounds.size() != type.getRank())
     return fn.emitError("argument #")
            << i << " of '" << fn.getSymName() << "' has '" << attrName << "' "
            << attr

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -59,4 +60,21 @@ void tad::declareFailFunction(ModuleOp module, StringRef name,
   auto fn = func::FuncOp::create(b, module.getLoc(), name,
                                  b.getFunctionType(inputs, {}));
   fn.setPrivate();
+}
+
+bool tad::isRunTimeCheck(scf::IfOp op) {
+  if (op.getNumResults() != 0 || !op.getElseRegion().empty())
+    return false;
+  bool fails = false;
+  for (Operation &inner : op.getThenRegion().front()) {
+    if (auto call = dyn_cast<func::CallOp>(inner)) {
+      if (!call.getCallee().starts_with("__tad_fail_"))
+        return false;
+      fails = true;
+    } else if (!isa<memref::GetGlobalOp, scf::YieldOp>(inner) &&
+               !matchPattern(&inner, m_Constant())) {
+      return false;
+    }
+  }
+  return fails;
 }

@@ -10,6 +10,7 @@
 #define TAD_PASSES_ABI_CHECKSITES_H
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -31,6 +32,11 @@ memref::GlobalOp createCheckSite(ModuleOp module, SymbolTable &symbols,
 /// The same for a description other than an op's (`text`, cut to fit).
 memref::GlobalOp createCheckSite(ModuleOp module, SymbolTable &symbols,
                                  Location loc, StringRef text, StringRef name);
+
+/// Whether `op` is a run-time check: an scf.if without results or else
+/// branch whose branch only calls a runtime `__tad_fail_*` function (which
+/// does not return) with constants and the description of its site.
+bool isRunTimeCheck(scf::IfOp op);
 
 /// Declares the private function `name` (no results) unless `module` has it.
 void declareFailFunction(ModuleOp module, StringRef name, TypeRange inputs);

@@ -3,10 +3,9 @@
 // See TadDropRepeatedChecksPass in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/ABI/CheckSites.h"
 #include "passes/ABI/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
@@ -20,26 +19,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` is a check: an scf.if without results or else branch whose
-/// branch only calls a runtime `__tad_fail_*` function (which does not
-/// return) with the description of its site.
-bool isCheck(scf::IfOp op) {
-  if (op.getNumResults() != 0 || !op.getElseRegion().empty())
-    return false;
-  bool fails = false;
-  for (Operation &inner : op.getThenRegion().front()) {
-    if (auto call = dyn_cast<func::CallOp>(inner)) {
-      if (!call.getCallee().starts_with("__tad_fail_"))
-        return false;
-      fails = true;
-    } else if (!isa<memref::GetGlobalOp, scf::YieldOp>(inner) &&
-               !matchPattern(&inner, m_Constant())) {
-      return false;
-    }
-  }
-  return fails;
-}
-
 struct TadDropRepeatedChecksPass
     : tad::impl::TadDropRepeatedChecksPassBase<TadDropRepeatedChecksPass> {
   void runOnOperation() override {
@@ -47,7 +26,7 @@ struct TadDropRepeatedChecksPass
     getOperation().walk([&](Block *block) {
       llvm::SmallDenseSet<Value> tested;
       for (auto check : block->getOps<scf::IfOp>()) {
-        if (!isCheck(check))
+        if (!tad::isRunTimeCheck(check))
           continue;
         Value condition = check.getCondition();
         if (matchPattern(condition, m_Zero()) || !tested.insert(condition).second)

@@ -314,6 +314,38 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
   LLVM::ReturnOp::create(b, loc, status);
 
   b.setInsertionPointToEnd(runBlock);
+  unsigned slotIndex = 0;
+  // Pointer field `field` (0: data, 1: shape) of tad_tensor `i` of `tensors`.
+  auto loadField = [&](Value tensors, int32_t i, int32_t field) -> Value {
+    Value address = LLVM::GEPOp::create(b, loc, types->ptr, types->tensor,
+                                        tensors, ArrayRef<LLVM::GEPArg>{i, field},
+                                        LLVM::GEPNoWrapFlags::inbounds);
+    return LLVM::LoadOp::create(b, loc, types->ptr, address);
+  };
+  auto storeSlot = [&](Value value) {
+    Value slot = LLVM::GEPOp::create(
+        b, loc, types->ptr, types->ptr, pointers,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(b, loc, value, slot);
+  };
+  // Each symbol's size, from the argument dimension that defines it (the
+  // boundary check has bound the others to it), as a pointer-sized slot
+  // after the tensors' ones.
+  auto storeSymbols = [&]() {
+    slotIndex = numPointers;
+    for (size_t k = 0; k < numSymbols; ++k) {
+      auto [arg, dim] = fn.signature.symbolSource(k);
+      Value shape = loadField(args, arg, 1);
+      Value sizeAddress = LLVM::GEPOp::create(
+          b, loc, types->ptr, types->i64, shape,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(dim)},
+          LLVM::GEPNoWrapFlags::inbounds);
+      Value size = LLVM::LoadOp::create(b, loc, types->i64, sizeAddress);
+      storeSlot(LLVM::IntToPtrOp::create(b, loc, types->ptr, size));
+    }
+  };
+
   Value packedAddress = LLVM::AddressOfOp::create(b, loc, packed);
   if (runtime.enter) {
     // status = enter(&functions[index], args, results, device); if (status)
@@ -331,6 +363,7 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, entered, zero);
     LLVM::CondBrOp::create(b, loc, enteredOk, implBlock, enterFailBlock);
     b.setInsertionPointToEnd(implBlock);
+    storeSymbols();
     Value ran = LLVM::CallOp::create(
                     b, loc, runtime.run,
                     ValueRange{info, packedAddress, pointers})
@@ -346,39 +379,13 @@ void TadExportABIPass::emitEntry(OpBuilder &b, const ExportedFunction &fn,
     return;
   }
 
-  // void *pointers[] = {args[0].data, ..., results[0].data, ...};
+  // void *pointers[] = {args[0].data, ..., results[0].data, ..., sizes...};
   // return __tad_run(&functions[index], packed, pointers);
-  unsigned slotIndex = 0;
-  // Pointer field `field` (0: data, 1: shape) of tad_tensor `i` of `tensors`.
-  auto loadField = [&](Value tensors, int32_t i, int32_t field) -> Value {
-    Value address = LLVM::GEPOp::create(b, loc, types->ptr, types->tensor,
-                                        tensors, ArrayRef<LLVM::GEPArg>{i, field},
-                                        LLVM::GEPNoWrapFlags::inbounds);
-    return LLVM::LoadOp::create(b, loc, types->ptr, address);
-  };
-  auto storeSlot = [&](Value value) {
-    Value slot = LLVM::GEPOp::create(
-        b, loc, types->ptr, types->ptr, pointers,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(slotIndex++)},
-        LLVM::GEPNoWrapFlags::inbounds);
-    LLVM::StoreOp::create(b, loc, value, slot);
-  };
   for (size_t i = 0; i < fn.signature.args.size(); ++i)
     storeSlot(loadField(args, i, 0));
   for (size_t i = 0; i < fn.signature.results.size(); ++i)
     storeSlot(loadField(results, i, 0));
-  // Each symbol's size, from the argument dimension that defines it (the
-  // boundary check has bound the others to it), as a pointer-sized slot.
-  for (size_t k = 0; k < numSymbols; ++k) {
-    auto [arg, dim] = fn.signature.symbolSource(k);
-    Value shape = loadField(args, arg, 1);
-    Value sizeAddress = LLVM::GEPOp::create(
-        b, loc, types->ptr, types->i64, shape,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(dim)},
-        LLVM::GEPNoWrapFlags::inbounds);
-    Value size = LLVM::LoadOp::create(b, loc, types->i64, sizeAddress);
-    storeSlot(LLVM::IntToPtrOp::create(b, loc, types->ptr, size));
-  }
+  storeSymbols();
   LLVM::ReturnOp::create(
       b, loc,
       LLVM::CallOp::create(b, loc, runtime.run,
@@ -429,12 +436,6 @@ void TadExportABIPass::runOnOperation() {
         diag << numSymbols << " sizes (i64, first) and ";
       diag << numPointers
            << " pointers (arguments, then results) and no return value";
-      return signalPassFailure();
-    }
-    if (!device.empty() && (*signature)->isDynamic()) {
-      fn.emitError("function '")
-          << fn.getSymName()
-          << "' has dynamic sizes; device targets need static shapes";
       return signalPassFailure();
     }
     exported.push_back({fn, fn.getSymName().str(), std::move(**signature)});

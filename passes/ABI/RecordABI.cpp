@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
+#include <numeric>
 #include <tuple>
 
 namespace mlir::tad {
@@ -57,11 +58,28 @@ LogicalResult checkBoundaryType(func::FuncOp fn, StringRef kind, unsigned index,
 /// An argument of the function and one of its dimensions.
 using ArgumentDim = std::pair<unsigned, int64_t>;
 
-/// Finds the argument and dimension whose size dimension `dim` of `value`
-/// has, following the value back through the ops that keep sizes
-/// (destination-style ops to their inits, tensor.empty to its size
-/// operands, casts and reshapes that move a dynamic size as it is, loops
-/// whose carried values keep their sizes, branches that yield one size);
+/// A size as a multiple of an argument dimension's: `num / den` times it
+/// (in lowest terms). A view that splits a batch into blocks or merges it
+/// with static sizes scales it; the views are checked to divide evenly at
+/// run time (tad-check-shapes), so the scales compose exactly.
+struct ScaledDim {
+  ArgumentDim dim;
+  int64_t num = 1, den = 1;
+
+  ScaledDim scaled(int64_t mul, int64_t div) const {
+    int64_t n = num * mul, d = den * div;
+    int64_t g = std::gcd(n, d);
+    return {dim, n / g, d / g};
+  }
+  bool isUnscaled() const { return num == 1 && den == 1; }
+};
+
+/// Finds the argument dimension whose size (times a constant factor)
+/// dimension `dim` of `value` has, following the value back through the
+/// ops that keep sizes (destination-style ops to their inits, tensor.empty
+/// to its size operands, casts, reshapes, slices, loops whose carried
+/// values keep their sizes, branches that yield one size) and through the
+/// size arithmetic of views (products and quotients by constants);
 /// nullopt where the size is computed some other way.
 class SizeTracer {
 public:
@@ -71,61 +89,50 @@ public:
   SizeTracer(func::FuncOp fn, ArrayRef<SmallVector<int64_t>> argumentSizes)
       : fn(fn), argumentSizes(argumentSizes) {}
 
-  std::optional<ArgumentDim> trace(Value value, int64_t dim);
+  std::optional<ScaledDim> trace(Value value, int64_t dim);
 
 private:
   /// Like trace, for an index value that is a size.
-  std::optional<ArgumentDim> traceIndex(Value size);
+  std::optional<ScaledDim> traceIndex(Value size);
 
   /// A size of a value that `loop` carries (its `index`th), by induction
   /// over the iterations: the initial value's size, if the yielded value
   /// has that size whenever the carried one has it.
-  std::optional<ArgumentDim> traceCarried(scf::ForOp loop, unsigned index,
-                                          int64_t dim);
+  std::optional<ScaledDim> traceCarried(scf::ForOp loop, unsigned index,
+                                        int64_t dim);
 
-  bool sameSize(ArgumentDim a, ArgumentDim b) const {
-    return argumentSizes[a.first][a.second] == argumentSizes[b.first][b.second];
+  bool sameSize(const ScaledDim &a, const ScaledDim &b) const {
+    return argumentSizes[a.dim.first][a.dim.second] ==
+               argumentSizes[b.dim.first][b.dim.second] &&
+           a.num == b.num && a.den == b.den;
   }
 
   func::FuncOp fn;
   ArrayRef<SmallVector<int64_t>> argumentSizes;
   /// The carried values (block argument, dimension) whose size is being
   /// proved, each with the size assumed for it meanwhile.
-  SmallVector<std::tuple<Value, int64_t, ArgumentDim>> assumed;
+  SmallVector<std::tuple<Value, int64_t, ScaledDim>> assumed;
 };
 
-std::optional<ArgumentDim> SizeTracer::traceIndex(Value size) {
-  // A view's dynamic size (reshapeDynamic): the size of a collapsed group
-  // divided by the product of its static members, with one dynamic member:
-  // that member's size (a sequence of [T, B] flattened and split again).
-  if (auto div = size.getDefiningOp<arith::DivUIOp>()) {
-    std::optional<int64_t> divisor = getConstantIntValue(div.getRhs());
-    auto whole = div.getLhs().getDefiningOp<tensor::DimOp>();
-    std::optional<int64_t> index = whole ? whole.getConstantIndex() : std::nullopt;
-    auto collapse = whole ? whole.getSource().getDefiningOp<tensor::CollapseShapeOp>()
-                          : nullptr;
-    if (!divisor || !index || !collapse)
-      return std::nullopt;
-    auto source = collapse.getSrcType();
-    // (A local: the group would be a reference into a temporary that dies
-    // before the loop runs.)
-    SmallVector<ReassociationIndices> groups =
-        collapse.getReassociationIndices();
-    if (*index < 0 || *index >= static_cast<int64_t>(groups.size()))
-      return std::nullopt;
-    std::optional<int64_t> member;
-    int64_t known = 1;
-    for (int64_t d : groups[*index]) {
-      if (!source.isDynamicDim(d))
-        known *= source.getDimSize(d);
-      else if (member)
-        return std::nullopt;
-      else
-        member = d;
+std::optional<ScaledDim> SizeTracer::traceIndex(Value size) {
+  // Views compute their dynamic sizes from their source's: the product of
+  // a collapsed group, that divided by the static sizes of an expanded one
+  // (reshapeTo; exact, since the view's element count is checked).
+  if (isa_and_present<arith::DivUIOp, arith::MulIOp>(size.getDefiningOp())) {
+    Operation *op = size.getDefiningOp();
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    std::optional<int64_t> factor = getConstantIntValue(rhs);
+    if (!factor && isa<arith::MulIOp>(op)) {
+      std::swap(lhs, rhs);
+      factor = getConstantIntValue(rhs);
     }
-    if (!member || known != *divisor)
+    if (!factor || *factor <= 0)
       return std::nullopt;
-    return trace(collapse.getSrc(), *member);
+    std::optional<ScaledDim> traced = traceIndex(lhs);
+    if (!traced)
+      return std::nullopt;
+    return isa<arith::MulIOp>(op) ? traced->scaled(*factor, 1)
+                                  : traced->scaled(1, *factor);
   }
   auto dimOp = size.getDefiningOp<tensor::DimOp>();
   std::optional<int64_t> index = dimOp ? dimOp.getConstantIndex() : std::nullopt;
@@ -134,18 +141,17 @@ std::optional<ArgumentDim> SizeTracer::traceIndex(Value size) {
   return trace(dimOp.getSource(), *index);
 }
 
-std::optional<ArgumentDim> SizeTracer::traceCarried(scf::ForOp loop,
-                                                    unsigned index,
-                                                    int64_t dim) {
+std::optional<ScaledDim> SizeTracer::traceCarried(scf::ForOp loop,
+                                                  unsigned index, int64_t dim) {
   Value carried = loop.getRegionIterArgs()[index];
   for (auto &[value, d, size] : assumed)
     if (value == carried && d == dim)
       return size;
-  std::optional<ArgumentDim> initial = trace(loop.getInits()[index], dim);
+  std::optional<ScaledDim> initial = trace(loop.getInits()[index], dim);
   if (!initial)
     return std::nullopt;
   assumed.push_back({carried, dim, *initial});
-  std::optional<ArgumentDim> yielded =
+  std::optional<ScaledDim> yielded =
       trace(loop.getYieldedValues()[index], dim);
   assumed.pop_back();
   if (!yielded || !sameSize(*yielded, *initial))
@@ -153,13 +159,13 @@ std::optional<ArgumentDim> SizeTracer::traceCarried(scf::ForOp loop,
   return initial;
 }
 
-std::optional<ArgumentDim> SizeTracer::trace(Value value, int64_t dim) {
+std::optional<ScaledDim> SizeTracer::trace(Value value, int64_t dim) {
   // Each step moves to an operand of the defining op: the walk ends at an
   // argument of the entry block or at an op it does not follow.
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() == &fn.getBody().front())
-        return std::pair(arg.getArgNumber(), dim);
+        return ScaledDim{{arg.getArgNumber(), dim}};
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (!loop || arg == loop.getInductionVar())
         return std::nullopt;
@@ -188,9 +194,9 @@ std::optional<ArgumentDim> SizeTracer::trace(Value value, int64_t dim) {
       if (branch.getElseRegion().empty())
         return std::nullopt;
       unsigned i = cast<OpResult>(value).getResultNumber();
-      std::optional<ArgumentDim> thenSize =
+      std::optional<ScaledDim> thenSize =
           trace(branch.thenYield().getOperand(i), dim);
-      std::optional<ArgumentDim> elseSize =
+      std::optional<ScaledDim> elseSize =
           trace(branch.elseYield().getOperand(i), dim);
       if (!thenSize || !elseSize || !sameSize(*thenSize, *elseSize))
         return std::nullopt;
@@ -218,22 +224,25 @@ std::optional<ArgumentDim> SizeTracer::trace(Value value, int64_t dim) {
       return std::nullopt;
     }
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-      // A group of one dynamic size and 1s keeps that size.
-      std::optional<int64_t> kept;
+      // A group of one dynamic size and static ones: that size times the
+      // static ones.
+      std::optional<int64_t> member;
+      int64_t known = 1;
       auto source = collapse.getSrcType();
       SmallVector<ReassociationIndices> groups =
           collapse.getReassociationIndices();
       for (int64_t d : groups[dim]) {
-        if (source.isDynamicDim(d) && !kept)
-          kept = d;
-        else if (source.getDimSize(d) != 1)
+        if (!source.isDynamicDim(d))
+          known *= source.getDimSize(d);
+        else if (member)
           return std::nullopt;
+        else
+          member = d;
       }
-      if (!kept)
+      if (!member || known == 0)
         return std::nullopt;
-      value = collapse.getSrc();
-      dim = *kept;
-      continue;
+      std::optional<ScaledDim> traced = trace(collapse.getSrc(), *member);
+      return traced ? std::optional(traced->scaled(known, 1)) : std::nullopt;
     }
     return std::nullopt;
   }
@@ -292,15 +301,15 @@ assignSymbols(func::FuncOp fn) {
         dims.push_back(size);
         continue;
       }
-      std::optional<ArgumentDim> source =
+      std::optional<ScaledDim> source =
           SizeTracer(fn, sizes).trace(result, d);
-      if (!source)
+      if (!source || !source->isUnscaled())
         return fn.emitError("result #")
                << j << " of '" << fn.getSymName()
                << "' has a dynamic size in dimension " << d
                << " that is not the size of an argument's dimension; the tad "
                   "C ABI computes result shapes from argument shapes";
-      dims.push_back(sizes[source->first][source->second]);
+      dims.push_back(sizes[source->dim.first][source->dim.second]);
     }
     sizes.push_back(std::move(dims));
   }

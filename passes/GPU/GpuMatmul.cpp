@@ -1,7 +1,7 @@
 //===- GpuMatmul.cpp - shared-memory tiled matmul kernels for the GPU -----===//
 //
 // `tadc --target=cuda --gpu-kernels=tiled` (compiler/GpuPipeline.cpp): each
-// static f32/f64 `linalg.matmul` and `linalg.batch_matmul` (any transposed
+// f32/f64 `linalg.matmul` and `linalg.batch_matmul` (any transposed
 // indexing maps) on buffers becomes one `gpu.launch` of the classic tiled
 // kernel, instead of one thread per output element with a sequential k loop:
 //
@@ -35,6 +35,7 @@
 #include "passes/GPU/GpuMatmul.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -64,7 +65,6 @@ struct Contraction {
   Value a, b, c;
   SmallVector<AffineMap> maps; // a, b, c over (batch?, m, n, k)
   bool batched;
-  int64_t batch, m, n, k;
   Type element;
 };
 
@@ -80,9 +80,10 @@ FailureOr<Contraction> match(linalg::LinalgOp op) {
   c.c = op.getDpsInitOperand(0)->get();
   c.batched = isa<linalg::BatchMatmulOp>(op.getOperation());
   c.maps = op.getIndexingMapsArray();
+  // Sizes may be dynamic (read when the kernel is launched).
   for (Value v : {c.a, c.b, c.c}) {
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    if (!type || !type.getLayout().isIdentity())
       return failure();
   }
   c.element = cast<MemRefType>(c.c.getType()).getElementType();
@@ -96,14 +97,8 @@ FailureOr<Contraction> match(linalg::LinalgOp op) {
       return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned numLoops = c.batched ? 4 : 3;
-  if (ranges.size() != numLoops ||
-      llvm::any_of(ranges, [](int64_t r) { return r <= 0; }))
+  if (ranges.size() != numLoops || llvm::is_contained(ranges, 0))
     return failure();
-  unsigned first = c.batched ? 1 : 0;
-  c.batch = c.batched ? ranges[0] : 1;
-  c.m = ranges[first];
-  c.n = ranges[first + 1];
-  c.k = ranges[first + 2];
   // The output must be indexed by (batch?, m, n) in order.
   AffineMap out = c.maps[2];
   if (out.getNumResults() != numLoops - 1)
@@ -123,6 +118,9 @@ struct KernelBuilder {
   bool emulate;
   Location loc;
 
+  // The loop sizes (index values, defined before the kernel: constants, or
+  // dimensions of the operands where they are dynamic).
+  Value batch, m, n, k;
   // Storage: the tiles and the accumulators.
   Value tileA, tileB, acc;
   // Block ids (batch, row tile, column tile) and, on the GPU, thread ids.
@@ -140,9 +138,11 @@ struct KernelBuilder {
   Value zero(OpBuilder &b) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(c.element, 0.0));
   }
-  Value less(OpBuilder &b, Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
-                                 index(b, bound));
+  Value less(OpBuilder &b, Value x, Value bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, bound);
+  }
+  Value ceilDiv(OpBuilder &b, Value x, int64_t v) {
+    return arith::CeilDivUIOp::create(b, loc, x, index(b, v));
   }
 
   /// operand[map(dims)], where dims = (batch?, m, n, k).
@@ -224,13 +224,13 @@ struct KernelBuilder {
     // Accumulators from C (zero outside it).
     forEachThread(b, [&](OpBuilder &b, Value tx, Value ty) {
       for (int64_t i = 0; i < kRegM; ++i) {
-        Value m = row(b, ty, i);
-        Value mIn = less(b, m, c.m);
+        Value mi = row(b, ty, i);
+        Value mIn = less(b, mi, m);
         for (int64_t j = 0; j < kRegN; ++j) {
-          Value n = col(b, tx, j);
-          Value in = arith::AndIOp::create(b, loc, mIn, less(b, n, c.n));
+          Value nj = col(b, tx, j);
+          Value in = arith::AndIOp::create(b, loc, mIn, less(b, nj, n));
           Value v = guarded(b, in, [&](OpBuilder &b) {
-            return load(b, c.c, mapC, dims(m, n, kZero, b));
+            return load(b, c.c, mapC, dims(mi, nj, kZero, b));
           });
           memref::StoreOp::create(b, loc, v, acc,
                                   accIndex(b, tx, ty, i * kRegN + j));
@@ -238,9 +238,9 @@ struct KernelBuilder {
       }
     });
 
-    int64_t numSlices = llvm::divideCeil(c.k, kTileK);
+    Value numSlices = ceilDiv(b, k, kTileK);
     scf::buildLoopNest(
-        b, loc, {index(b, 0)}, {index(b, numSlices)}, {index(b, 1)},
+        b, loc, {index(b, 0)}, {numSlices}, {index(b, 1)},
         [&](OpBuilder &b, Location, ValueRange slice) {
           Value kBase = mul(b, slice[0], kTileK);
           // Load the slices of A (64 x 16) and B (16 x 64), consecutive
@@ -257,13 +257,13 @@ struct KernelBuilder {
                   arith::DivUIOp::create(b, loc, e, index(b, fastExtent));
               // kk: the position in the slice's k; mn: in its rows or columns.
               Value kk = isA ? fast : slow, mn = isA ? slow : fast;
-              Value k = add(b, kBase, kk);
+              Value kAt = add(b, kBase, kk);
               Value rowOrCol = add(b, isA ? rowBase : colBase, mn);
               Value in = arith::AndIOp::create(
-                  b, loc, less(b, rowOrCol, isA ? c.m : c.n), less(b, k, c.k));
+                  b, loc, less(b, rowOrCol, isA ? m : n), less(b, kAt, k));
               Value v = guarded(b, in, [&](OpBuilder &b) {
-                return isA ? load(b, c.a, mapA, dims(rowOrCol, kZero, k, b))
-                           : load(b, c.b, mapB, dims(kZero, rowOrCol, k, b));
+                return isA ? load(b, c.a, mapA, dims(rowOrCol, kZero, kAt, b))
+                           : load(b, c.b, mapB, dims(kZero, rowOrCol, kAt, b));
               });
               memref::StoreOp::create(b, loc, v, isA ? tileA : tileB,
                                       ValueRange{kk, mn});
@@ -279,7 +279,7 @@ struct KernelBuilder {
           // slice stops at K: the results are the naive kernel's exactly).
           Value sliceK = arith::MinSIOp::create(
               b, loc, index(b, kTileK),
-              arith::SubIOp::create(b, loc, index(b, c.k), kBase));
+              arith::SubIOp::create(b, loc, k, kBase));
           forEachThread(b, [&](OpBuilder &b, Value tx, Value ty) {
             scf::buildLoopNest(
                 b, loc, {index(b, 0)}, {sliceK}, {index(b, 1)},
@@ -312,16 +312,16 @@ struct KernelBuilder {
     // Store the tile of C.
     forEachThread(b, [&](OpBuilder &b, Value tx, Value ty) {
       for (int64_t i = 0; i < kRegM; ++i) {
-        Value m = row(b, ty, i);
-        Value mIn = less(b, m, c.m);
+        Value mi = row(b, ty, i);
+        Value mIn = less(b, mi, m);
         for (int64_t j = 0; j < kRegN; ++j) {
-          Value n = col(b, tx, j);
-          Value in = arith::AndIOp::create(b, loc, mIn, less(b, n, c.n));
+          Value nj = col(b, tx, j);
+          Value in = arith::AndIOp::create(b, loc, mIn, less(b, nj, n));
           auto ifOp = scf::IfOp::create(b, loc, in, /*withElse=*/false);
           OpBuilder then = ifOp.getThenBodyBuilder();
           Value v = memref::LoadOp::create(
               then, loc, acc, accIndex(then, tx, ty, i * kRegN + j));
-          store(then, v, c.c, mapC, dims(m, n, kZero, then));
+          store(then, v, c.c, mapC, dims(mi, nj, kZero, then));
         }
       }
     });
@@ -332,8 +332,17 @@ struct KernelBuilder {
     Operation *op = c.op.getOperation();
     OpBuilder b(op);
     MLIRContext *context = b.getContext();
-    int64_t gridX = llvm::divideCeil(c.n, kTileN);
-    int64_t gridY = llvm::divideCeil(c.m, kTileM);
+    SmallVector<Range> ranges = c.op.createLoopRanges(b, loc);
+    SmallVector<Value> sizes;
+    for (const Range &range : ranges)
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+    unsigned first = c.batched ? 1 : 0;
+    batch = c.batched ? sizes[0] : index(b, 1);
+    m = sizes[first];
+    n = sizes[first + 1];
+    k = sizes[first + 2];
+    Value gridX = ceilDiv(b, n, kTileN);
+    Value gridY = ceilDiv(b, m, kTileM);
     auto workgroup = gpu::AddressSpaceAttr::get(context,
                                                 gpu::AddressSpace::Workgroup);
     auto privateSpace =
@@ -348,7 +357,7 @@ struct KernelBuilder {
 
     if (!emulate) {
       auto launch = gpu::LaunchOp::create(
-          b, loc, index(b, gridX), index(b, gridY), index(b, c.batch),
+          b, loc, gridX, gridY, batch,
           index(b, kThreadsX), index(b, kThreadsY), index(b, 1),
           /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
           ValueRange(), TypeRange{typeA, typeB}, TypeRange{typeAcc});
@@ -381,7 +390,7 @@ struct KernelBuilder {
       memref::DeallocOp::create(end, loc, v);
     scf::buildLoopNest(
         b, loc, {index(b, 0), index(b, 0), index(b, 0)},
-        {index(b, c.batch), index(b, gridY), index(b, gridX)},
+        {batch, gridY, gridX},
         {index(b, 1), index(b, 1), index(b, 1)},
         [&](OpBuilder &nested, Location, ValueRange ivs) {
           blockZ = ivs[0];

@@ -14,8 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ABI/ABI.h"
+#include "passes/ABI/CheckSites.h"
 #include "passes/GPU/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,6 +29,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
@@ -43,26 +47,175 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` may stay in host code: it does not touch buffer contents.
-/// Device allocation and copies, views, the terminator, and side-effect
-/// free ops (constants, index arithmetic, metadata queries) qualify; so do
-/// region ops (scf.if around a dealloc) whose bodies only hold such ops.
-bool isHostOp(Operation *op) {
+/// Buffers that only host code reads and writes (see findHostBuffers).
+using HostBuffers = llvm::SmallDenseSet<Value>;
+
+/// Whether `op` may stay in host code: it does not touch buffer contents,
+/// or only those of host buffers. Device allocation and copies, views, the
+/// terminator, and side-effect free ops (constants, index arithmetic,
+/// metadata queries) qualify; so do region ops (scf.if around a dealloc, a
+/// loop over host buffers) whose bodies only hold such ops.
+bool isHostOp(Operation *op, const HostBuffers &hostBuffers) {
   if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::LaunchOp,
           func::ReturnOp, memref::GetGlobalOp, ViewLikeOpInterface,
           memref::ExtractStridedMetadataOp, memref::DimOp>(op))
     return true;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return hostBuffers.contains(load.getMemRef());
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return hostBuffers.contains(store.getMemRef());
+  if (isa<memref::AllocOp, memref::AllocaOp>(op))
+    return hostBuffers.contains(op->getResult(0));
+  if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+    return hostBuffers.contains(dealloc.getMemref());
   if (op->getNumRegions() == 0)
     return isMemoryEffectFree(op);
-  if (isa<scf::ParallelOp>(op))
-    return false;
-  if (!isa<scf::IfOp, scf::ExecuteRegionOp>(op))
+  // A run-time size check calls the runtime, on the host (tad-gpu-place
+  // has moved it ahead of all device work).
+  if (auto check = dyn_cast<scf::IfOp>(op); check && tad::isRunTimeCheck(check))
+    return true;
+  if (!isa<scf::IfOp, scf::ExecuteRegionOp, scf::ForOp>(op))
     return false;
   for (Region &region : op->getRegions())
     for (Operation &nested : region.getOps())
-      if (!isa<scf::YieldOp>(nested) && !isHostOp(&nested))
+      if (!isa<scf::YieldOp>(nested) && !isHostOp(&nested, hostBuffers))
         return false;
   return true;
+}
+
+/// Whether `op` is a loop that stays on the host and launches the kernels
+/// of its body in every iteration: a loop over blocks of work (the blocks
+/// of samples of tad-split-dynamic-batch, the steps of a differentiated
+/// loop) holds buffers, parallel loops or kernels, and carries only buffers,
+/// sizes and flags (the ownership flags of buffer deallocation). A loop of
+/// scalar code (a full reduction) holds none of them and runs in one device
+/// thread instead.
+bool isHostLoop(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop || !llvm::all_of(loop.getResultTypes(), [](Type type) {
+        return isa<MemRefType, IndexType, IntegerType>(type);
+      }))
+    return false;
+  return loop.getBody()
+      ->walk([](Operation *inner) {
+        return isa<scf::ParallelOp, gpu::LaunchOp, memref::AllocOp,
+                   memref::AllocaOp, memref::DeallocOp, memref::CopyOp,
+                   gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The blocks of `fn` whose ops run on the host: its body and the bodies of
+/// its host loops, outer blocks first.
+SmallVector<Block *> getHostBlocks(func::FuncOp fn) {
+  SmallVector<Block *> blocks = {&fn.getBody().front()};
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (Operation &op : *blocks[i])
+      if (isHostLoop(&op))
+        blocks.push_back(cast<scf::ForOp>(op).getBody());
+  return blocks;
+}
+
+/// The buffers allocated in host blocks that only host code uses: scalar
+/// loads and stores outside kernels. Buffer deallocation's bookkeeping is
+/// such (arrays of pointers and ownership flags, compared in host loops to
+/// decide which buffers to free); they stay in host memory. A buffer whose
+/// use cannot run on the host (in a kernel, or beside device work in one
+/// loop) is device memory, and so, in turn, may be another one that
+/// shares a loop with that use.
+HostBuffers findHostBuffers(ArrayRef<Block *> hostBlocks) {
+  HostBuffers buffers;
+  for (Block *block : hostBlocks)
+    for (Operation &op : *block) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        continue;
+      Value buffer = op.getResult(0);
+      bool scalarUses = llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+        if (auto store = dyn_cast<memref::StoreOp>(user))
+          return store.getValueToStore() != buffer;
+        return isa<memref::LoadOp, memref::DeallocOp>(user);
+      });
+      if (scalarUses)
+        buffers.insert(buffer);
+    }
+  // Whether `op` runs on the host: the op that holds it in a host block
+  // does (a host loop's results, buffers and flags, are host values).
+  auto runsOnHost = [&](Operation *op) {
+    Operation *top = op;
+    while (top && !llvm::is_contained(hostBlocks, top->getBlock()))
+      top = top->getParentOp();
+    return top && (isHostLoop(top) || isHostOp(top, buffers));
+  };
+  // Whether the host has `value` without reading device memory: sizes,
+  // buffer handles, flags, and what host code computes from them and from
+  // host buffers (memoized per round: the set of host buffers shrinks).
+  llvm::DenseMap<Value, bool> knownValues;
+  llvm::DenseMap<Operation *, bool> knownOps;
+  std::function<bool(Value)> isHostValue;
+  // Whether `op` runs on the host on values the host has (its operands and,
+  // in its regions, the values it uses from above).
+  auto computesOnHost = [&](Operation *op) -> bool {
+    auto [it, inserted] = knownOps.try_emplace(op, false);
+    if (!inserted)
+      return it->second;
+    bool host = runsOnHost(op);
+    if (host) {
+      llvm::SetVector<Value> used(op->getOperands().begin(),
+                                  op->getOperands().end());
+      for (Region &region : op->getRegions())
+        getUsedValuesDefinedAbove(region, used);
+      host = llvm::all_of(used, isHostValue);
+    }
+    knownOps[op] = host;
+    return host;
+  };
+  isHostValue = [&](Value value) -> bool {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return llvm::is_contained(hostBlocks, arg.getOwner()) ||
+             computesOnHost(arg.getOwner()->getParentOp());
+    auto [it, inserted] = knownValues.try_emplace(value, false);
+    if (!inserted)
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    bool host;
+    if (isHostLoop(def) ||
+        isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp,
+            memref::GetGlobalOp, ViewLikeOpInterface, memref::DimOp,
+            memref::ExtractStridedMetadataOp>(def))
+      host = true; // handles and metadata; a host loop yields only those
+    else if (auto load = dyn_cast<memref::LoadOp>(def))
+      host = buffers.contains(load.getMemRef()) &&
+             llvm::all_of(load.getIndices(), isHostValue);
+    else
+      host = computesOnHost(def);
+    knownValues[value] = host;
+    return host;
+  };
+  // A use of a host buffer runs on the host, with indices (and a stored
+  // value) that the host has.
+  auto hostUse = [&](Operation *user) {
+    if (!runsOnHost(user))
+      return false;
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      return llvm::all_of(load.getIndices(), isHostValue);
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return isHostValue(store.getValueToStore()) &&
+             llvm::all_of(store.getIndices(), isHostValue);
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    knownValues.clear();
+    knownOps.clear();
+    for (Value buffer : llvm::to_vector(buffers))
+      if (!llvm::all_of(buffer.getUsers(), hostUse)) {
+        buffers.erase(buffer);
+        changed = true;
+      }
+  }
+  return buffers;
 }
 
 /// Replaces a parallel loop (without reductions) by a nest of sequential
@@ -90,18 +243,71 @@ struct TadGpuPlacePass : tad::impl::TadGpuPlacePassBase<TadGpuPlacePass> {
   void runOnOperation() override;
 
 private:
+  /// Moves the run-time size checks (tad-check-shapes) and the sizes they
+  /// compare to the start of the function: a failing check then ends the
+  /// call before any device buffer exists, and never runs in a kernel.
+  LogicalResult hoistRunTimeChecks(func::FuncOp fn);
   /// Checks the boundary (device pointers already) and copies the
   /// constants (host globals) to device buffers.
   LogicalResult moveBoundaryToDevice(func::FuncOp fn,
                                      const tad::abi::Signature &signature);
   /// memref.alloc/alloca/dealloc/copy to their gpu counterparts.
-  LogicalResult convertAllocations(func::FuncOp fn);
-  /// Wraps the top-level ops that touch memory outside scf.parallel into
-  /// single-thread gpu.launch ops.
-  LogicalResult wrapSequentialCode(func::FuncOp fn);
-  /// Tiles each top-level scf.parallel for the block/thread mapping.
-  void tileParallelLoops(func::FuncOp fn);
+  LogicalResult convertAllocations(func::FuncOp fn,
+                                   ArrayRef<Block *> hostBlocks,
+                                   const HostBuffers &hostBuffers);
+  /// Wraps the ops of a host block that touch memory outside scf.parallel
+  /// and host loops into single-thread gpu.launch ops.
+  LogicalResult wrapSequentialCode(Block &block,
+                                   const HostBuffers &hostBuffers);
+  /// Tiles each scf.parallel of a host block for the block/thread mapping.
+  void tileParallelLoops(Block &block);
 };
+
+LogicalResult TadGpuPlacePass::hoistRunTimeChecks(func::FuncOp fn) {
+  Block &entry = fn.getBody().front();
+  // Where the next check goes: after the ones already moved.
+  Operation *insertionPoint = &entry.front();
+  SmallVector<scf::IfOp> checks;
+  fn.walk([&](scf::IfOp check) {
+    if (tad::isRunTimeCheck(check))
+      checks.push_back(check);
+  });
+  for (scf::IfOp check : checks) {
+    if (check->getBlock() != &entry)
+      return check.emitError("a run-time size check inside a loop or branch "
+                             "cannot run on the GPU yet");
+    // The check and what it reads (sizes: arithmetic on the dynamic sizes
+    // and on metadata of the arguments), in order.
+    SetVector<Operation *> slice;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    options.omitUsesFromAbove = false;
+    options.inclusive = true;
+    options.filter = [&](Operation *op) { return op->getBlock() == &entry; };
+    if (failed(getBackwardSlice(check.getOperation(), &slice, options)))
+      return failure();
+    for (Operation *op : slice) {
+      if (op == check.getOperation() || isa<memref::DimOp>(op) ||
+          (op->getNumRegions() == 0 && isMemoryEffectFree(op)))
+        continue;
+      return check.emitError("a run-time size check that depends on '")
+             << op->getName() << "' cannot run before the GPU code";
+    }
+    SmallVector<Operation *> ordered = slice.takeVector();
+    mlir::computeTopologicalSorting(ordered);
+    for (Operation *op : ordered) {
+      if (op == insertionPoint) {
+        insertionPoint = op->getNextNode();
+        continue;
+      }
+      // Moved already, for an earlier check.
+      if (op->isBeforeInBlock(insertionPoint))
+        continue;
+      op->moveBefore(insertionPoint);
+    }
+  }
+  return success();
+}
 
 LogicalResult
 TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
@@ -113,16 +319,26 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
            << fn.getSymName()
            << "' must return its results through out-parameters to run on "
               "the GPU (after buffer-results-to-out-params)";
-  size_t numArgs = signature.args.size();
-  if (fn.getNumArguments() != numArgs + signature.results.size())
+  size_t numSymbols = signature.symbols.size();
+  size_t numTensors = signature.args.size() + signature.results.size();
+  if (fn.getNumArguments() != numSymbols + numTensors)
     return fn.emitError("function '")
            << fn.getSymName() << "' has " << fn.getNumArguments()
            << " arguments; its tad.abi signature expects "
-           << numArgs + signature.results.size();
+           << numSymbols + numTensors;
 
+  // Dynamic sizes come first, as host integers (tad-bind-dynamic-sizes).
   // Arguments and results are device pointers already: the entry point
   // stages host tensors around the call (tad-export-abi device=cuda).
   for (BlockArgument arg : fn.getArguments()) {
+    if (arg.getArgNumber() < numSymbols) {
+      if (!arg.getType().isIndex())
+        return fn.emitError("function '")
+               << fn.getSymName() << "' has argument #" << arg.getArgNumber()
+               << " of type " << arg.getType()
+               << "; expected the index size of a dynamic dimension";
+      continue;
+    }
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
       return fn.emitError("function '")
@@ -136,8 +352,14 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
   SmallVector<Value> deviceBuffers;
   // Constants (memref.get_global of bufferized dense tensors) live in host
   // memory: copy each to the device once, at entry.
+  // (Not the descriptions of check sites, which the host passes to the
+  // runtime.)
   SmallVector<memref::GetGlobalOp> globals;
-  fn.walk([&](memref::GetGlobalOp op) { globals.push_back(op); });
+  fn.walk([&](memref::GetGlobalOp op) {
+    auto check = dyn_cast<scf::IfOp>(op->getParentOp());
+    if (!check || !tad::isRunTimeCheck(check))
+      globals.push_back(op);
+  });
   for (memref::GetGlobalOp global : globals) {
     auto type = global.getType();
     if (!type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -163,14 +385,16 @@ TadGpuPlacePass::moveBoundaryToDevice(func::FuncOp fn,
   return success();
 }
 
-LogicalResult TadGpuPlacePass::convertAllocations(func::FuncOp fn) {
-  Block &entry = fn.getBody().front();
-  Operation *returnOp = entry.getTerminator();
+LogicalResult
+TadGpuPlacePass::convertAllocations(func::FuncOp fn,
+                                   ArrayRef<Block *> hostBlocks,
+                                   const HostBuffers &hostBuffers) {
   bool failed = false;
   SmallVector<Operation *> allocations;
   fn.walk([&](Operation *op) {
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-            memref::CopyOp>(op))
+            memref::CopyOp>(op) &&
+        !isHostOp(op, hostBuffers))
       allocations.push_back(op);
   });
   for (Operation *op : allocations) {
@@ -180,7 +404,8 @@ LogicalResult TadGpuPlacePass::convertAllocations(func::FuncOp fn) {
       // Contiguous copies between whole buffers: device to device.
       auto source = cast<MemRefType>(copy.getSource().getType());
       auto target = cast<MemRefType>(copy.getTarget().getType());
-      if (op->getBlock() == &entry && source.getLayout().isIdentity() &&
+      if (llvm::is_contained(hostBlocks, op->getBlock()) &&
+          source.getLayout().isIdentity() &&
           target.getLayout().isIdentity() && source == target) {
         gpu::MemcpyOp::create(b, loc, TypeRange(), ValueRange(),
                               copy.getTarget(), copy.getSource());
@@ -194,7 +419,7 @@ LogicalResult TadGpuPlacePass::convertAllocations(func::FuncOp fn) {
       op->erase();
       continue;
     }
-    if (op->getBlock() != &entry) {
+    if (!llvm::is_contained(hostBlocks, op->getBlock())) {
       op->emitError("allocation inside a loop nest cannot be placed on the "
                     "GPU yet");
       failed = true;
@@ -207,7 +432,8 @@ LogicalResult TadGpuPlacePass::convertAllocations(func::FuncOp fn) {
     bool isAlloca = isa<memref::AllocaOp>(op);
     op->erase();
     if (isAlloca) {
-      b.setInsertionPoint(returnOp);
+      // Freed where its block ends (the function, or an iteration).
+      b.setInsertionPoint(alloc->getBlock()->getTerminator());
       gpu::DeallocOp::create(b, loc, TypeRange(), ValueRange(),
                              alloc.getMemref());
     }
@@ -215,8 +441,9 @@ LogicalResult TadGpuPlacePass::convertAllocations(func::FuncOp fn) {
   return failure(failed);
 }
 
-LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
-  Block &entry = fn.getBody().front();
+LogicalResult
+TadGpuPlacePass::wrapSequentialCode(Block &block,
+                                   const HostBuffers &hostBuffers) {
   SmallVector<SmallVector<Operation *>> groups;
   SmallVector<Operation *> group;
   llvm::SmallPtrSet<Operation *, 16> inGroup;
@@ -225,13 +452,14 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
       groups.push_back(std::move(group));
     group.clear();
   };
-  for (Operation &op : llvm::make_early_inc_range(entry)) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
     // The terminator ends the last group (never hoisted above it).
-    if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>()) {
+    if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
+        isHostLoop(&op)) {
       closeGroup();
       continue;
     }
-    if (isHostOp(&op)) {
+    if (isHostOp(&op, hostBuffers)) {
       bool feedsFromGroup = llvm::any_of(op.getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();
         return def && inGroup.contains(def);
@@ -268,7 +496,7 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
     for (Operation *op : ops)
       for (Value result : op->getResults())
         for (Operation *user : result.getUsers()) {
-          Operation *top = entry.findAncestorOpInBlock(*user);
+          Operation *top = block.findAncestorOpInBlock(*user);
           if (!top || !llvm::is_contained(ops, top))
             return op->emitError("a value computed by this op on the GPU is "
                                  "used by host code");
@@ -286,9 +514,8 @@ LogicalResult TadGpuPlacePass::wrapSequentialCode(func::FuncOp fn) {
   return success();
 }
 
-void TadGpuPlacePass::tileParallelLoops(func::FuncOp fn) {
-  Block &entry = fn.getBody().front();
-  SmallVector<scf::ParallelOp> loops(entry.getOps<scf::ParallelOp>());
+void TadGpuPlacePass::tileParallelLoops(Block &block) {
+  SmallVector<scf::ParallelOp> loops(block.getOps<scf::ParallelOp>());
   for (scf::ParallelOp loop : loops) {
     // Threads go to the innermost dimensions first (contiguous in memory),
     // up to three of them (x, y, z), maxThreads in all, powers of two.
@@ -327,14 +554,6 @@ void TadGpuPlacePass::runOnOperation() {
       tad::abi::readSignature(fn);
   if (failed(signature))
     return signalPassFailure();
-  if (*signature && (*signature)->isDynamic()) {
-    fn.emitError("function '")
-        << fn.getSymName()
-        << "' has dynamic sizes, which the GPU target does not support yet "
-           "(docs/dynamic-shapes.md); compile it for the CPU or with static "
-           "shapes";
-    return signalPassFailure();
-  }
   if (!fn.getBody().hasOneBlock()) {
     fn.emitError("function '")
         << fn.getSymName()
@@ -342,11 +561,19 @@ void TadGpuPlacePass::runOnOperation() {
            "not support";
     return signalPassFailure();
   }
+  if (failed(hoistRunTimeChecks(fn)))
+    return signalPassFailure();
   if (*signature && failed(moveBoundaryToDevice(fn, **signature)))
     return signalPassFailure();
-  if (failed(convertAllocations(fn)) || failed(wrapSequentialCode(fn)))
+  SmallVector<Block *> hostBlocks = getHostBlocks(fn);
+  HostBuffers hostBuffers = findHostBuffers(hostBlocks);
+  if (failed(convertAllocations(fn, hostBlocks, hostBuffers)))
     return signalPassFailure();
-  tileParallelLoops(fn);
+  for (Block *block : hostBlocks) {
+    if (failed(wrapSequentialCode(*block, hostBuffers)))
+      return signalPassFailure();
+    tileParallelLoops(*block);
+  }
 }
 
 struct TadGpuMergeModulesPass

@@ -35,17 +35,29 @@ def TadGpuPlacePass : Pass<"tad-gpu-place", "::mlir::func::FuncOp"> {
 
       - arguments and results are device buffers already (the entry point
         stages host tensors in and out around the call, or passes device
-        tensors through: `tad-export-abi{device=cuda}`);
+        tensors through: `tad-export-abi{device=cuda}`); dynamic sizes come
+        first, as host integers (`tad-bind-dynamic-sizes`);
+      - run-time size checks (`tad-check-shapes`: an `scf.if` that calls a
+        runtime `__tad_fail_*` function) and the sizes they compare move to
+        the start of the function, so that a failing check ends the call on
+        the host before any device buffer or kernel exists;
+      - an `scf.for` whose body holds buffers, parallel loops or kernels and
+        that carries only buffers, sizes and flags (the blocks of samples of
+        `tad-split-dynamic-batch`, a differentiated loop's steps) stays on
+        the host: its body is placed like the function's, launching its
+        kernels every iteration;
+      - buffers that only host code reads and writes (buffer deallocation's
+        arrays of pointers and ownership flags) stay in host memory;
       - `memref.alloc`/`alloca`/`dealloc` become `gpu.alloc`/`gpu.dealloc`,
         `memref.get_global` constants are copied to the device, contiguous
         `memref.copy` between whole buffers becomes `gpu.memcpy`;
-      - each top-level `scf.parallel` is tiled (`tileParallelLoop`, guards
-        instead of min/max bounds) so that `gpu-map-parallel-loops` maps
-        tiles to blocks and tile elements to threads, innermost dimension
-        first (coalesced accesses);
-      - any other top-level work that touches memory (sequential loops of
-        full reductions, scalar stores) is wrapped into a single-thread
-        `gpu.launch`.
+      - each `scf.parallel` of the function or of a host loop is tiled
+        (`tileParallelLoop`, guards instead of min/max bounds) so that
+        `gpu-map-parallel-loops` maps tiles to blocks and tile elements to
+        threads, innermost dimension first (coalesced accesses);
+      - any other work at those levels that touches device memory
+        (sequential loops of full reductions, scalar stores) is wrapped
+        into a single-thread `gpu.launch`.
 
     Host code never dereferences a device buffer afterwards.
   }];

@@ -136,3 +136,28 @@ func.func @regroup(%x: tensor<?x4x5x3xf64> {tad.dim_names = ["N", "", "", ""]}) 
   %2 = tad.view %1 {size = array<i64: -1, 4, 5, 3>} : (tensor<?x2x30xf64>) -> tensor<?x4x5x3xf64>
   return %2 : tensor<?x4x5x3xf64>
 }
+
+// -----
+
+// The batch merged with static sizes and split again (multi-head
+// attention's [L, B, E] -> [L, B * H, E / H] -> [L * B, E] -> [L, B, E]): the
+// sizes between are multiples of the batch, and the result's is the batch.
+// CHECK-LABEL: func.func @heads
+//  CHECK-SAME:   sizes = [array<i64: 6, -1, 16>, array<i64: 6, -1, 16>], symbols = ["B"]
+func.func @heads(%x: tensor<6x?x16xf64> {tad.dim_names = ["", "B", ""]}) -> tensor<6x?x16xf64> {
+  %0 = tad.view %x {size = array<i64: 6, -1, 4>} : (tensor<6x?x16xf64>) -> tensor<6x?x4xf64>
+  %1 = tad.tanh %0 : tensor<6x?x4xf64>
+  %2 = tad.view %1 {size = array<i64: -1, 16>} : (tensor<6x?x4xf64>) -> tensor<?x16xf64>
+  %3 = tad.exp %2 : tensor<?x16xf64>
+  %4 = tad.view %3 {size = array<i64: 6, -1, 16>} : (tensor<?x16xf64>) -> tensor<6x?x16xf64>
+  return %4 : tensor<6x?x16xf64>
+}
+
+// -----
+
+// Four times the batch is not the batch.
+// expected-error @+1 {{result #0 of 'quadruple' has a dynamic size in dimension 0 that is not the size of an argument's dimension}}
+func.func @quadruple(%x: tensor<?x4xf64> {tad.dim_names = ["B", ""]}) -> tensor<?xf64> {
+  %0 = tad.view %x {size = array<i64: -1>} : (tensor<?x4xf64>) -> tensor<?xf64>
+  return %0 : tensor<?xf64>
+}

@@ -299,5 +299,37 @@ except tad.TadError as e:
 bn_step(np.random.randn(2, 3), np.array([0, 1]))
 check("batch-norm training step at batch 2 runs",
       not all(np.array_equal(p, q) for p, q in zip(before, bn_step.params)))
+
+# Multi-head attention with batch_first: the batch is merged with the heads
+# and the sequence and split again ([L, B, E] -> [L, B * H, E / H] -> [L * B,
+# E] -> [L, B, E]), so the result's size is the batch times 4 / 4 * ... / 6
+# (tad-record-abi follows the factors); the VJP of the q/k/v split reads the
+# outputs' dynamic sizes for the gradients it did not get.
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, x):
+        return self.attn(x, x, x, need_weights=False)[0]
+
+
+torch.manual_seed(0)
+attention = Attention().double()
+attention_params = [p.detach().numpy() for p in attention.parameters()]
+attention_text = tad.from_torch(attention, (torch.randn(2, 6, 16, dtype=torch.float64),),
+                                dynamic_shapes={0: {0: "batch"}})
+for level in (0, 3):
+    module = tad.compile(attention_text, vjp="forward", opt_level=level)
+    for n in (1, 7):
+        x = torch.randn(n, 6, 16, dtype=torch.float64, requires_grad=True)
+        want = attention(x)
+        ct = torch.randn_like(want)
+        want.backward(ct)
+        got = module.forward(x.detach().numpy(), *attention_params)
+        grads = module.forward_vjp(x.detach().numpy(), *attention_params, ct.numpy())
+        check(f"batch-first attention -O{level} batch {n}",
+              got.shape == (n, 6, 16) and np.allclose(got, want.detach().numpy(), atol=1e-12)
+              and np.allclose(grads[1], x.grad.numpy(), atol=1e-12))
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

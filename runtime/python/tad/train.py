@@ -472,7 +472,7 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     every input and target is the batch (named ``batch``; the step checks
     that they agree). The mean loss divides by the batch it is given, so a
     last, partial batch of an epoch trains like PyTorch's
-    (docs/dynamic-shapes.md). CPU target only.
+    (docs/dynamic-shapes.md). On the GPU target too.
 
     The loss is ``loss_fn(model(*inputs), *targets)``, or ``model(*inputs,
     *targets)`` itself when ``loss_fn`` is None (a model that returns its
@@ -505,11 +505,7 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
     if data_parallel and target != "cpu":
         raise ValueError("data_parallel=True needs target='cpu' (the "
                          "collectives call the CPU runtime; docs/distributed.md)")
-    if dynamic_batch and target != "cpu":
-        raise ValueError("dynamic_batch=True needs target='cpu' (the GPU "
-                         "target needs static shapes; docs/dynamic-shapes.md)")
-    # The GPU target runs no loops yet: recurrent layers unroll there.
-    recurrent = "unroll" if target == "cuda" else "loop"
+    recurrent = "loop"
     text, pnames, bnames, bvalues, state = train_step_mlir(
         model, inputs, targets, loss_fn, optimizer, data_parallel, bucket_bytes,
         recurrent=recurrent, precision=precision)
