@@ -8,6 +8,9 @@
 
 #include "dialects/Tad/TadOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tad {
@@ -33,7 +36,8 @@ template <typename OpTy> OpTy soleUseBy(Value value, Operation *user) {
 /// `t(cat(x_i, 0))` (see concatColumns) come apart as `t(x_i)` again.
 SmallVector<Value> pieces(PatternRewriter &rewriter, Value whole, int64_t dim,
                           Operation *user) {
-  if (auto cat = soleUseBy<CatOp>(whole, user); cat && cat.getDim() == dim)
+  if (auto cat = soleUseBy<CatOp>(whole, user);
+      cat && static_cast<int64_t>(cat.getDim()) == dim)
     return llvm::to_vector(cat.getTensors());
   if (auto t = soleUseBy<TOp>(whole, user); t && dim == 1)
     if (auto cat = soleUseBy<CatOp>(t.getSelf(), t); cat && cat.getDim() == 0)
@@ -91,9 +95,12 @@ struct CombineSumOfProducts : OpRewritePattern<AddTensorOp> {
     int64_t m = type.getDimSize(0), n = type.getDimSize(1);
     for (MmOp mm : mms) {
       auto lhs = cast<RankedTensorType>(mm.getSelf().getType());
-      if (!lhs.hasStaticShape() || lhs.getElementType() != type.getElementType())
+      if (lhs.getElementType() != type.getElementType())
         return failure();
-      if (!isConcatenatedProduct(mm) && 2 * lhs.getDimSize(1) * (m + n) > m * n)
+      // A dynamic k (a weight gradient summed over a dynamic batch) is
+      // merged too; versionDynamicProducts decides at run time.
+      if (!lhs.isDynamicDim(1) && !isConcatenatedProduct(mm) &&
+          2 * lhs.getDimSize(1) * (m + n) > m * n)
         return failure();
     }
 
@@ -110,6 +117,66 @@ struct CombineSumOfProducts : OpRewritePattern<AddTensorOp> {
   }
 };
 
+/// Where a merged product's shared dimension is dynamic, whether its pieces
+/// are thin enough to copy is known only at run time: `mm(cat(a_i),
+/// cat(b_i))` becomes `scf.if` on the total k, the merged product where the
+/// pieces average at most the static limit (2 k (m + n) <= m n), the sum of
+/// the pieces' products elsewhere.
+void versionDynamicProducts(Operation *root) {
+  SmallVector<MmOp> merged;
+  root->walk([&](MmOp mm) {
+    auto lhs = cast<RankedTensorType>(mm.getSelf().getType());
+    auto type = cast<RankedTensorType>(mm.getType());
+    if (lhs.isDynamicDim(1) && type.hasStaticShape() &&
+        isConcatenatedProduct(mm))
+      merged.push_back(mm);
+  });
+  for (MmOp mm : merged) {
+    PatternRewriter rewriter(mm.getContext());
+    rewriter.setInsertionPoint(mm);
+    Location loc = mm.getLoc();
+    auto type = cast<RankedTensorType>(mm.getType());
+    int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+    SmallVector<Value> lhs = pieces(rewriter, mm.getSelf(), 1, mm);
+    SmallVector<Value> rhs = pieces(rewriter, mm.getMat2(), 0, mm);
+    // The transposes of the pieces that `pieces` made: only the sum uses
+    // them, so they move into its branch.
+    SmallVector<Operation *> made;
+    for (Value piece : lhs)
+      if (Operation *op = piece.getDefiningOp(); op && op->use_empty())
+        made.push_back(op);
+    if (lhs.size() != rhs.size() || lhs.size() < 2) {
+      for (Operation *op : made)
+        rewriter.eraseOp(op);
+      continue;
+    }
+    int64_t count = lhs.size();
+    Value k = tensor::DimOp::create(rewriter, loc, mm.getSelf(), 1);
+    Value limit = arith::ConstantIndexOp::create(
+        rewriter, loc, count * m * n / (2 * (m + n)));
+    Value thin = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                                       k, limit);
+    auto branch = scf::IfOp::create(rewriter, loc, type, thin,
+                                    /*withElseRegion=*/true);
+    rewriter.setInsertionPointToStart(branch.thenBlock());
+    Operation *combined = rewriter.clone(*mm);
+    scf::YieldOp::create(rewriter, loc, combined->getResult(0));
+    rewriter.setInsertionPointToStart(branch.elseBlock());
+    Value sum;
+    for (auto [a, b] : llvm::zip(lhs, rhs)) {
+      Value product = MmOp::create(rewriter, loc, a, b);
+      sum = sum ? AddTensorOp::create(rewriter, loc, sum, product,
+                                      rewriter.getF64FloatAttr(1.0))
+                      .getResult()
+                : product;
+    }
+    scf::YieldOp::create(rewriter, loc, sum);
+    for (Operation *op : llvm::reverse(made))
+      op->moveBefore(&branch.elseBlock()->front());
+    rewriter.replaceOp(mm, branch.getResults());
+  }
+}
+
 struct TadCombineMatmulSumsPass
     : tad::impl::TadCombineMatmulSumsPassBase<TadCombineMatmulSumsPass> {
   void runOnOperation() override {
@@ -117,6 +184,7 @@ struct TadCombineMatmulSumsPass
     patterns.add<CombineSumOfProducts>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    versionDynamicProducts(getOperation());
   }
 };
 

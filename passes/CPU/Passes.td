@@ -615,7 +615,16 @@ def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
     lhs piece is a transpose `t(x_i)`, the lhs is built as
     `t(cat(x_i, dim 0))`: one transpose of the whole. The sum is
     reassociated; the result differs by rounding only.
+
+    Where the shared dimension is dynamic (a weight gradient summed over a
+    dynamic batch), the products are merged the same way and the choice is
+    made at run time: an `scf.if` on the merged k runs the merged product
+    where the pieces average at most the static limit, the sum of the
+    pieces' products elsewhere.
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {

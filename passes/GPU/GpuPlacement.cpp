@@ -83,38 +83,43 @@ bool isHostOp(Operation *op, const HostBuffers &hostBuffers) {
   return true;
 }
 
-/// Whether `op` is a loop that stays on the host and launches the kernels
-/// of its body in every iteration: a loop over blocks of work (the blocks
-/// of samples of tad-split-dynamic-batch, the steps of a differentiated
-/// loop) holds buffers, parallel loops or kernels, and carries only buffers,
-/// sizes and flags (the ownership flags of buffer deallocation). A loop of
-/// scalar code (a full reduction) holds none of them and runs in one device
-/// thread instead.
-bool isHostLoop(Operation *op) {
-  auto loop = dyn_cast<scf::ForOp>(op);
-  if (!loop || !llvm::all_of(loop.getResultTypes(), [](Type type) {
+/// Whether `op` is a loop or branch that stays on the host and launches
+/// the kernels of its body: a loop over blocks of work (the blocks of
+/// samples of tad-split-dynamic-batch, the steps of a differentiated loop)
+/// or a choice between two schedules (tad-combine-matmul-sums with a
+/// dynamic size) holds buffers, parallel loops or kernels, and carries
+/// only buffers, sizes and flags (the ownership flags of buffer
+/// deallocation). A loop of scalar code (a full reduction) holds none of
+/// them and runs in one device thread instead.
+bool isHostControlFlow(Operation *op) {
+  if (!isa<scf::ForOp, scf::IfOp>(op) ||
+      !llvm::all_of(op->getResultTypes(), [](Type type) {
         return isa<MemRefType, IndexType, IntegerType>(type);
       }))
     return false;
-  return loop.getBody()
-      ->walk([](Operation *inner) {
-        return isa<scf::ParallelOp, gpu::LaunchOp, memref::AllocOp,
-                   memref::AllocaOp, memref::DeallocOp, memref::CopyOp,
-                   gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp>(inner)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
+  return llvm::any_of(op->getRegions(), [](Region &region) {
+    return region
+        .walk([](Operation *inner) {
+          return isa<scf::ParallelOp, gpu::LaunchOp, memref::AllocOp,
+                     memref::AllocaOp, memref::DeallocOp, memref::CopyOp,
+                     gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp>(inner)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  });
 }
 
-/// The blocks of `fn` whose ops run on the host: its body and the bodies of
-/// its host loops, outer blocks first.
+/// The blocks of `fn` whose ops run on the host: its body and the blocks of
+/// its host loops and branches, outer blocks first.
 SmallVector<Block *> getHostBlocks(func::FuncOp fn) {
   SmallVector<Block *> blocks = {&fn.getBody().front()};
   for (size_t i = 0; i < blocks.size(); ++i)
     for (Operation &op : *blocks[i])
-      if (isHostLoop(&op))
-        blocks.push_back(cast<scf::ForOp>(op).getBody());
+      if (isHostControlFlow(&op))
+        for (Region &region : op.getRegions())
+          for (Block &block : region)
+            blocks.push_back(&block);
   return blocks;
 }
 
@@ -141,12 +146,13 @@ HostBuffers findHostBuffers(ArrayRef<Block *> hostBlocks) {
         buffers.insert(buffer);
     }
   // Whether `op` runs on the host: the op that holds it in a host block
-  // does (a host loop's results, buffers and flags, are host values).
+  // does (the results of host loops and branches, buffers and flags, are
+  // host values).
   auto runsOnHost = [&](Operation *op) {
     Operation *top = op;
     while (top && !llvm::is_contained(hostBlocks, top->getBlock()))
       top = top->getParentOp();
-    return top && (isHostLoop(top) || isHostOp(top, buffers));
+    return top && (isHostControlFlow(top) || isHostOp(top, buffers));
   };
   // Whether the host has `value` without reading device memory: sizes,
   // buffer handles, flags, and what host code computes from them and from
@@ -180,11 +186,11 @@ HostBuffers findHostBuffers(ArrayRef<Block *> hostBlocks) {
       return it->second;
     Operation *def = value.getDefiningOp();
     bool host;
-    if (isHostLoop(def) ||
+    if (isHostControlFlow(def) ||
         isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp,
             memref::GetGlobalOp, ViewLikeOpInterface, memref::DimOp,
             memref::ExtractStridedMetadataOp>(def))
-      host = true; // handles and metadata; a host loop yields only those
+      host = true; // handles and metadata; host control flow yields those
     else if (auto load = dyn_cast<memref::LoadOp>(def))
       host = buffers.contains(load.getMemRef()) &&
              llvm::all_of(load.getIndices(), isHostValue);
@@ -455,7 +461,7 @@ TadGpuPlacePass::wrapSequentialCode(Block &block,
   for (Operation &op : llvm::make_early_inc_range(block)) {
     // The terminator ends the last group (never hoisted above it).
     if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
-        isHostLoop(&op)) {
+        isHostControlFlow(&op)) {
       closeGroup();
       continue;
     }

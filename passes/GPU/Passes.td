@@ -45,7 +45,8 @@ def TadGpuPlacePass : Pass<"tad-gpu-place", "::mlir::func::FuncOp"> {
         that carries only buffers, sizes and flags (the blocks of samples of
         `tad-split-dynamic-batch`, a differentiated loop's steps) stays on
         the host: its body is placed like the function's, launching its
-        kernels every iteration;
+        kernels every iteration; so does an `scf.if` that holds such work
+        (a run-time choice between two schedules);
       - buffers that only host code reads and writes (buffer deallocation's
         arrays of pointers and ownership flags) stay in host memory;
       - `memref.alloc`/`alloca`/`dealloc` become `gpu.alloc`/`gpu.dealloc`,

@@ -79,6 +79,28 @@ func.func @f(%a: tensor<?x3xf64> {tad.dim_min = array<i64: 2, 0>},
 """
 
 
+# A weight gradient summed over a dynamic batch (sum_i t(g_i) @ h_i):
+# tad-combine-matmul-sums merges the products and chooses at run time
+# between the merged one (k <= 32: batch 1 and 7) and the sum (batch 40),
+# an scf.if that stays on the host.
+SUM_OF_PRODUCTS = """
+func.func @f(%g0: tensor<?x64xf64> {tad.dim_names = ["B", ""]}, %h0: tensor<?x32xf64> {tad.dim_names = ["B", ""]},
+             %g1: tensor<?x64xf64> {tad.dim_names = ["B", ""]}, %h1: tensor<?x32xf64> {tad.dim_names = ["B", ""]},
+             %g2: tensor<?x64xf64> {tad.dim_names = ["B", ""]}, %h2: tensor<?x32xf64> {tad.dim_names = ["B", ""]})
+    -> tensor<64x32xf64> {
+  %t0 = tad.t %g0 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %t1 = tad.t %g1 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %t2 = tad.t %g2 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %p0 = tad.mm %t0, %h0 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %p1 = tad.mm %t1, %h1 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %p2 = tad.mm %t2, %h2 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %s0 = tad.add.Tensor %p0, %p1 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
+  %s1 = tad.add.Tensor %s0, %p2 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
+  return %s1 : tensor<64x32xf64>
+}
+"""
+
+
 class Mlp(nn.Module):
     def __init__(self):
         super().__init__()
@@ -177,6 +199,20 @@ def emulated(kernels):
             got = results(getattr(gpu, fn + "_jvp")(*args, *tangents))
             check(f"{name} batch {batch} JVP", not close(got, want), close(got, want))
 
+    cpu = tad.compile(SUM_OF_PRODUCTS, vjp="f", jvp="f", opt_level=2)
+    gpu = tad.compile(SUM_OF_PRODUCTS, vjp="f", jvp="f", target="cuda",
+                      extra_args=flags, opt_level=2)
+    for batch in (1, 7, 40):
+        args = [rng.standard_normal((batch, 64 if i % 2 == 0 else 32))
+                for i in range(6)]
+        ct = rng.standard_normal((64, 32))
+        tangents = [rng.standard_normal(a.shape) for a in args]
+        for mode, extra in (("", []), ("_vjp", [ct]), ("_jvp", tangents)):
+            want = results(getattr(cpu, "f" + mode)(*args, *extra))
+            got = results(getattr(gpu, "f" + mode)(*args, *extra))
+            check(f"sum of products batch {batch} f{mode}", not close(got, want),
+                  close(got, want))
+
     # Loops stay on the host and launch their bodies' kernels.
     for name, (text, args) in loop_programs().items():
         cpu = tad.compile(text, vjp="f", jvp="f", opt_level=2)
@@ -228,6 +264,7 @@ def ptx(ptxas):
     with tempfile.TemporaryDirectory() as work:
         items = dict(programs())
         items["checked"] = (CHECKED, "f", None, None, None)
+        items["sum of products"] = (SUM_OF_PRODUCTS, "f")
         for name, (text, _) in loop_programs().items():
             items["loop: " + name] = (text, "f")
         for name, (text, fn, *_ ) in items.items():

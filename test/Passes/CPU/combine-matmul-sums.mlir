@@ -62,3 +62,39 @@ func.func @kept(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>,
   %s2 = tad.add.Tensor %thin3, %thin4 {alpha = 2.0 : f64} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %s0, %s1, %s2, %thin1 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// A weight gradient over a dynamic batch (k dynamic): merged, and chosen at
+// run time: the merged product where the three pieces average at most
+// 64 * 32 / (2 * 96) (k <= 3 * 2048 / 192 = 32), the sum of the pieces'
+// products otherwise, with the pieces' transposes in that branch only.
+// CHECK-LABEL: func.func @dynamic_k(
+// CHECK:         %[[A:.*]] = tad.t
+// CHECK:         %[[B:.*]] = tad.cat %arg1, %arg3, %arg5 :
+// CHECK:         %[[K:.*]] = tensor.dim %[[A]], %c1
+// CHECK:         %[[THIN:.*]] = arith.cmpi ule, %[[K]], %c32
+// CHECK:         %[[R:.*]] = scf.if %[[THIN]] -> (tensor<64x32xf64>) {
+// CHECK-NEXT:      %[[M:.*]] = tad.mm %[[A]], %[[B]] : (tensor<64x?xf64>, tensor<?x32xf64>)
+// CHECK-NEXT:      scf.yield %[[M]]
+// CHECK-NEXT:    } else {
+// CHECK-COUNT-3:   tad.t
+// CHECK-NEXT:      tad.mm
+// CHECK-NEXT:      tad.mm
+// CHECK-NEXT:      tad.add.Tensor
+// CHECK-NEXT:      tad.mm
+// CHECK-NEXT:      tad.add.Tensor
+// CHECK:         return %[[R]]
+func.func @dynamic_k(%g0: tensor<?x64xf64>, %h0: tensor<?x32xf64>,
+                     %g1: tensor<?x64xf64>, %h1: tensor<?x32xf64>,
+                     %g2: tensor<?x64xf64>, %h2: tensor<?x32xf64>) -> tensor<64x32xf64> {
+  %t0 = tad.t %g0 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %t1 = tad.t %g1 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %t2 = tad.t %g2 : (tensor<?x64xf64>) -> tensor<64x?xf64>
+  %p0 = tad.mm %t0, %h0 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %p1 = tad.mm %t1, %h1 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %p2 = tad.mm %t2, %h2 : (tensor<64x?xf64>, tensor<?x32xf64>) -> tensor<64x32xf64>
+  %s0 = tad.add.Tensor %p0, %p1 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
+  %s1 = tad.add.Tensor %s0, %p2 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
+  return %s1 : tensor<64x32xf64>
+}

@@ -139,3 +139,45 @@ func.func @check_in_loop(%n: index, %x: memref<f32>) attributes {tad.abi = {args
   memref.dealloc %t : memref<?xf32>
   return
 }
+
+// -----
+
+// A branch between two schedules (tad-combine-matmul-sums with a dynamic k)
+// stays on the host like a host loop: the kernels of the branch taken run.
+
+// CHECK-LABEL: func.func @host_branch(
+// CHECK:         %[[R:.*]] = scf.if %{{.*}} -> (memref<4xf32>) {
+// CHECK:           %[[T:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK:           scf.parallel
+// CHECK:           scf.yield %[[T]]
+// CHECK:         } else {
+// CHECK:           %[[U:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK:           gpu.launch
+// CHECK:           scf.yield %[[U]]
+// CHECK:         gpu.memcpy %{{.*}}, %[[R]]
+func.func @host_branch(%n: index, %x: memref<f32>, %out: memref<4xf32>) attributes {tad.abi = {args = [tensor<?xf32>], results = [tensor<4xf32>], sizes = [array<i64: -1>, array<i64: 4>], symbols = ["N"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %xs = memref.reinterpret_cast %x to offset: [0], sizes: [%n], strides: [1] : memref<f32> to memref<?xf32>
+  %small = arith.cmpi ule, %n, %c8 : index
+  %r = scf.if %small -> (memref<4xf32>) {
+    %t = memref.alloc() : memref<4xf32>
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %v = memref.load %xs[%i] : memref<?xf32>
+      memref.store %v, %t[%i] : memref<4xf32>
+      scf.reduce
+    }
+    scf.yield %t : memref<4xf32>
+  } else {
+    %u = memref.alloc() : memref<4xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %xs[%i] : memref<?xf32>
+      memref.store %v, %u[%i] : memref<4xf32>
+    }
+    scf.yield %u : memref<4xf32>
+  }
+  memref.copy %r, %out : memref<4xf32> to memref<4xf32>
+  return
+}
