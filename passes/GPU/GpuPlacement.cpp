@@ -18,7 +18,6 @@
 #include "passes/GPU/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -299,9 +298,8 @@ LogicalResult TadGpuPlacePass::hoistRunTimeChecks(func::FuncOp fn) {
       return check.emitError("a run-time size check that depends on '")
              << op->getName() << "' cannot run before the GPU code";
     }
-    SmallVector<Operation *> ordered = slice.takeVector();
-    mlir::computeTopologicalSorting(ordered);
-    for (Operation *op : ordered) {
+    // (The slice lists definitions before their uses.)
+    for (Operation *op : slice) {
       if (op == insertionPoint) {
         insertionPoint = op->getNextNode();
         continue;
