@@ -379,18 +379,24 @@ def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
     A `linalg.matmul` whose one dynamic loop dimension is the rows of every
     operand that has it (the rows of A and C under a dynamic batch, or the
     reduction of a weight gradient A^T @ B over it) becomes a loop over
-    blocks of `large-block` rows, a loop over blocks of a quarter of that
-    on the rest, and so on while above `row-block`, then a loop over
-    blocks of `row-block` rows, each a static matmul on subviews (at most
-    three blocks of each size but the largest), and the last, partial block a
+    blocks of `large-block` rows, a loop over blocks of half of that on
+    the rest, and so on while above `row-block`, then a loop over blocks
+    of `row-block` rows, each a static matmul on subviews (at most one
+    block of each size but the largest), and the last, partial block a
     static matmul on zero-padded buffers of `row-block` rows (zero rows add
     nothing to a reduction; the padded output rows are not copied back).
+    Where the dynamic dimension is the reduction and a `linalg.fill` of the
+    output comes just before, the first block that runs writes the output
+    after a copy of the fill (under an `scf.if`: the pair makes one kernel
+    whose tiles start from the fill value), and the fill runs alone where
+    there are no rows.
 
     Any other linalg op (elementwise and reduction generics, batch
     matmuls, transposes, fills) whose one dynamic loop dimension is
     dimension 0 of every operand that uses it, every other operand static,
     and whose body does not read that loop index, becomes a loop over
-    blocks of as many rows as make `block-work` iterations (at least four),
+    blocks of as many rows as make `block-work` iterations (at least four,
+    rounded up to a power of two),
     a loop over blocks of a quarter as many rows on the rest, and so on
     while a block has at least `block-work` / 16 iterations, each a static
     op on subviews; the rest, if blocks of one row did not take it, is the
@@ -401,7 +407,7 @@ def TadBlockDynamicRowsPass : Pass<"tad-block-dynamic-rows"> {
     Option<"rowBlock", "row-block", "int64_t", /*default=*/"8",
            "Rows per small matmul block (and of the zero-padded rest)">,
     Option<"largeBlock", "large-block", "int64_t", /*default=*/"1024",
-           "Rows per largest matmul block, then a quarter of it... while "
+           "Rows per largest matmul block, then half of it... while "
            "above row-block (0: small blocks only)">,
     Option<"blockWork", "block-work", "int64_t", /*default=*/"262144",
            "Iterations per largest block of the other ops">,

@@ -1,10 +1,13 @@
 // RUN: tad-opt %s --tad-block-dynamic-rows="row-block=16 large-block=64 block-work=64" --split-input-file | FileCheck %s
 
-// A matmul over dynamic rows: blocks of 64 rows, then of 16 on the rest,
-// then the zero-padded last rows (16 at a time).
+// A matmul over dynamic rows: blocks of 64 rows, then of half as many on
+// the rest (a batch of 32 or 64 is one static block), then the
+// zero-padded last rows (16 at a time).
 // CHECK-LABEL: func.func @matmul_ladder
 // CHECK:         scf.for
 // CHECK:           linalg.matmul ins(%{{.*}}, %arg1 : memref<64x8xf32, strided<[8, 1], offset: ?>>, memref<8x4xf32>) outs(%{{.*}} : memref<64x4xf32, strided<[4, 1], offset: ?>>)
+// CHECK:         scf.for
+// CHECK:           linalg.matmul ins(%{{.*}}, %arg1 : memref<32x8xf32, strided<[8, 1], offset: ?>>, memref<8x4xf32>) outs(%{{.*}} : memref<32x4xf32, strided<[4, 1], offset: ?>>)
 // CHECK:         scf.for
 // CHECK:           linalg.matmul ins(%{{.*}}, %arg1 : memref<16x8xf32, strided<[8, 1], offset: ?>>, memref<8x4xf32>) outs(%{{.*}} : memref<16x4xf32, strided<[4, 1], offset: ?>>)
 // CHECK:         scf.if
@@ -106,6 +109,30 @@ func.func @unchanged(%x: memref<?x8xf32>, %y: memref<?x8xf32>, %z: memref<8x?xf3
       ins(%u : memref<?x?xf32>) outs(%v : memref<?x?xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of 3 iterations: 64 / 3 rounds up to blocks of 32 rows, a power of
+// two (a batch of 32 is one block), then 8 and 2; an odd last row is a
+// dynamic op.
+// CHECK-LABEL: func.func @power_of_two_blocks
+// CHECK:         scf.for
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : memref<32x3xf32, strided<[3, 1], offset: ?>>) outs(%{{.*}} : memref<32x3xf32, strided<[3, 1], offset: ?>>)
+// CHECK:         scf.for
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : memref<8x3xf32, strided<[3, 1], offset: ?>>) outs(%{{.*}} : memref<8x3xf32, strided<[3, 1], offset: ?>>)
+// CHECK:         scf.for
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : memref<2x3xf32, strided<[3, 1], offset: ?>>) outs(%{{.*}} : memref<2x3xf32, strided<[3, 1], offset: ?>>)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : memref<?x3xf32, strided<[3, 1], offset: ?>>) outs(%{{.*}} : memref<?x3xf32, strided<[3, 1], offset: ?>>)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @power_of_two_blocks(%x: memref<?x3xf32>, %y: memref<?x3xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x3xf32>) outs(%y : memref<?x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
   }
   return
 }

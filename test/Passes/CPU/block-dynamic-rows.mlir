@@ -46,6 +46,49 @@ func.func @reduction(%x: memref<?x8xf32>, %dy: memref<?x4xf32>, %dw: memref<8x4x
 
 // -----
 
+// A zero fill of the reduction's output just before it: the first block
+// that runs writes the output after a copy of the fill (the pair is one
+// kernel whose tiles start from the fill value, not a load of zeroed
+// memory); the other blocks of its size follow in the loop; the padded
+// last block fills first unless a block ran; with no rows at all, the
+// fill alone runs.
+// CHECK-LABEL: func.func @reduction_filled
+// CHECK-DAG:     %[[FALSE:.*]] = arith.constant false
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[ANY:.*]] = arith.cmpi ugt, %[[FULL:.*]], %{{.*}}
+// CHECK:         %[[WRITES:.*]] = arith.andi %[[ANY]]
+// CHECK:         scf.if %[[WRITES]] {
+// CHECK-NEXT:      linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<8x4xf32>)
+// CHECK-NEXT:      %[[SV:.*]] = memref.subview
+// CHECK-NEXT:      %[[SV2:.*]] = memref.subview
+// CHECK-NEXT:      linalg.matmul indexing_maps = {{.*}} ins(%[[SV]], %[[SV2]] : memref<16x8xf32, strided<[8, 1], offset: ?>>, memref<16x4xf32, strided<[4, 1], offset: ?>>) outs(%arg2 : memref<8x4xf32>)
+// CHECK:         %[[LOWER:.*]] = arith.select %[[WRITES]]
+// CHECK:         %[[STARTED:.*]] = arith.ori %[[FALSE]], %[[ANY]]
+// CHECK:         scf.for %{{.*}} = %[[LOWER]] to %[[FULL]]
+// CHECK:           linalg.matmul indexing_maps = {{.*}} outs(%arg2 : memref<8x4xf32>)
+// CHECK:         scf.if
+// CHECK:           scf.if %[[STARTED]] {
+// CHECK-NEXT:        linalg.matmul indexing_maps = {{.*}} ins(%{{.*}}, %{{.*}} : memref<16x8xf32>, memref<16x4xf32>) outs(%arg2 : memref<8x4xf32>)
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        linalg.fill
+// CHECK-NEXT:        linalg.matmul indexing_maps = {{.*}} ins(%{{.*}}, %{{.*}} : memref<16x8xf32>, memref<16x4xf32>) outs(%arg2 : memref<8x4xf32>)
+// CHECK:         } else {
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:      %[[NONE:.*]] = arith.xori %[[STARTED]], %[[TRUE]]
+// CHECK-NEXT:      scf.if %[[NONE]] {
+// CHECK-NEXT:        linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<8x4xf32>)
+func.func @reduction_filled(%x: memref<?x8xf32>, %dy: memref<?x4xf32>, %dw: memref<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%dw : memref<8x4xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>,
+                                 affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                 affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%x, %dy : memref<?x8xf32>, memref<?x4xf32>) outs(%dw : memref<8x4xf32>)
+  return
+}
+
+// -----
+
 // Static shapes, two dynamic sizes, or a dynamic column: unchanged.
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT:     scf.for
