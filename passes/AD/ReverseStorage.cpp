@@ -41,14 +41,19 @@ static void redirect(Value value, Value replacement, Operation *reverse) {
 }
 
 /// Recomputing is cheaper than storing for constants and for pure scalar
-/// arithmetic (index computations, often on the induction variable).
+/// arithmetic (index computations, often on the induction variable). Not
+/// for a scalar read from a tensor (`tensor.dim` of a carried stack, whose
+/// sizes a rule needs): recomputed, it would store the whole tensor per
+/// iteration; stored, it is one scalar (a 32-step loop over a dynamic
+/// batch copied its 32 x batch x 256 stack every step).
 static bool isCheapToRecompute(Operation *op) {
   if (op->getNumRegions() != 0 || !isPure(op))
     return false;
   if (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::FromElementsOp>(op))
     return true;
-  return llvm::none_of(op->getResultTypes(),
-                       [](Type type) { return isa<ShapedType>(type); });
+  auto isShaped = [](Type type) { return isa<ShapedType>(type); };
+  return llvm::none_of(op->getResultTypes(), isShaped) &&
+         llvm::none_of(op->getOperandTypes(), isShaped);
 }
 
 /// Whether a value of `type` can be stored per iteration or yielded.

@@ -30,10 +30,11 @@ using namespace mlir;
 namespace {
 
 /// The view a kernel rebuilds for an operand of `type`: the same sizes and
-/// strides with a dynamic offset; null where they are not all static.
+/// strides with a dynamic offset (dynamic sizes are arguments of the
+/// kernel); null where the strides are not all static.
 MemRefType kernelView(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape())
+  if (!memref)
     return {};
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -80,14 +81,19 @@ bool writesAreUnaliased(linalg::LinalgOp op, ArrayRef<Value> memrefs) {
   return true;
 }
 
-/// A readable symbol for the kernel of `op`: `matmul_16x256x1024_f32`.
+/// A readable symbol for the kernel of `op`: `matmul_16x256x1024_f32`,
+/// `generic_Nx256_f32` where a size is dynamic.
 std::string kernelName(linalg::LinalgOp op) {
   std::string name;
   llvm::raw_string_ostream os(name);
   os << op->getName().stripDialect();
   char separator = '_';
   for (int64_t size : op.getStaticLoopRanges()) {
-    os << separator << size;
+    os << separator;
+    if (ShapedType::isDynamic(size))
+      os << 'N';
+    else
+      os << size;
     separator = 'x';
   }
   if (!op->getOperands().empty())
@@ -95,11 +101,13 @@ std::string kernelName(linalg::LinalgOp op) {
   return name;
 }
 
-/// A detached private function `(base0, offset0, base1, offset1, ...)` for
-/// the distinct memref operands of `ops` (consecutive ops of one block) that
-/// rebuilds their views and runs clones of `ops` on them, with constant
-/// operands and captured constants cloned; null where an op uses another
-/// value from outside or a view that is not static. Named after the last op.
+/// A detached private function `(base0, offset0, sizes0..., base1,
+/// offset1, sizes1..., ...)` for the distinct memref operands of `ops`
+/// (consecutive ops of one block), with an index for each dynamic size of
+/// an operand, that rebuilds their views and runs clones of `ops` on them,
+/// with constant operands and captured constants cloned; null where an op
+/// uses another value from outside or a view of dynamic strides. Named
+/// after the last op.
 func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
   linalg::LinalgOp last = ops.back();
   Location loc = last.getLoc();
@@ -131,12 +139,14 @@ func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
     return writesAreUnaliased(op, memrefs.getArrayRef());
   });
   SmallVector<Type> argTypes;
+  SmallVector<unsigned> bases; // the argument number of each base buffer
   for (Value operand : memrefs) {
     auto type = cast<MemRefType>(operand.getType());
+    bases.push_back(argTypes.size());
     argTypes.push_back(MemRefType::get({}, type.getElementType(),
                                        MemRefLayoutAttrInterface(),
                                        type.getMemorySpace()));
-    argTypes.push_back(b.getIndexType());
+    argTypes.append(1 + type.getNumDynamicDims(), b.getIndexType());
   }
   OpBuilder detached(ctx);
   auto fn = func::FuncOp::create(detached, loc, kernelName(last),
@@ -145,8 +155,8 @@ func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
   // Shared kernels stay calls: inlined back, LLVM would optimize every copy.
   fn->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
   if (noalias)
-    for (unsigned i = 0; i < argTypes.size(); i += 2)
-      fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+    for (unsigned base : bases)
+      fn.setArgAttr(base, LLVM::LLVMDialect::getNoAliasAttrName(),
                     b.getUnitAttr());
 
   Block *entry = fn.addEntryBlock();
@@ -155,15 +165,20 @@ func::FuncOp createKernel(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops) {
   for (Value constant : constants)
     if (!mapping.contains(constant))
       body.clone(*constant.getDefiningOp(), mapping);
-  for (auto [i, operand] : llvm::enumerate(memrefs)) {
+  for (auto [operand, base] : llvm::zip(memrefs, bases)) {
     MemRefType view = kernelView(operand.getType());
     SmallVector<int64_t> strides;
     int64_t offset;
     (void)view.getStridesAndOffset(strides, offset);
+    SmallVector<OpFoldResult> sizes;
+    unsigned next = base + 2;
+    for (int64_t size : view.getShape())
+      sizes.push_back(ShapedType::isDynamic(size)
+                          ? OpFoldResult(entry->getArgument(next++))
+                          : OpFoldResult(body.getIndexAttr(size)));
     Value rebuilt = memref::ReinterpretCastOp::create(
-        body, loc, view, entry->getArgument(2 * i),
-        OpFoldResult(entry->getArgument(2 * i + 1)),
-        getAsIndexOpFoldResult(ctx, view.getShape()),
+        body, loc, view, entry->getArgument(base),
+        OpFoldResult(entry->getArgument(base + 1)), sizes,
         getAsIndexOpFoldResult(ctx, strides));
     mapping.map(operand, rebuilt);
   }
@@ -224,8 +239,8 @@ std::string kernelKey(func::FuncOp kernel) {
   return key;
 }
 
-/// Replaces `ops` by a call of `kernel` on the bases and offsets of their
-/// distinct memref operands.
+/// Replaces `ops` by a call of `kernel` on the bases, offsets and dynamic
+/// sizes of their distinct memref operands.
 void replaceByCall(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops,
                    func::FuncOp kernel) {
   b.setInsertionPoint(ops.front());
@@ -241,6 +256,10 @@ void replaceByCall(OpBuilder &b, ArrayRef<linalg::LinalgOp> ops,
                                                  operand);
     args.push_back(metadata.getBaseBuffer());
     args.push_back(metadata.getOffset());
+    auto type = cast<MemRefType>(operand.getType());
+    for (auto [d, size] : llvm::enumerate(metadata.getSizes()))
+      if (type.isDynamicDim(d))
+        args.push_back(size);
   }
   func::CallOp::create(b, ops.back()->getLoc(), kernel, args);
   for (linalg::LinalgOp op : llvm::reverse(ops))

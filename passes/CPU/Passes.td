@@ -491,7 +491,7 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Share one function per distinct linalg op on buffers";
   let description = [{
     On buffers, before `tad-vectorize-contractions`. Every linalg op whose
-    operands have static shapes and strides becomes a call to a private,
+    operands have static strides becomes a call to a private,
     `noinline` function (a kernel) holding that op; ops that are the same
     computation (same op, attributes, body, constants, shapes, strides and
     element types) share one kernel. A training step repeats the same
@@ -503,9 +503,11 @@ def TadOutlineKernelsPass : Pass<"tad-outline-kernels", "::mlir::ModuleOp"> {
     LLVM IR).
 
     Each memref operand is passed as its base buffer (`memref<T>`, a bare
-    pointer at the ABI) plus its offset; the kernel rebuilds the view with
-    `memref.reinterpret_cast` (static sizes and strides, dynamic offset),
-    so views of different buffers and offsets share a kernel. Constant
+    pointer at the ABI) plus its offset, then each of its dynamic sizes
+    (the rest of a dynamic batch that `tad-block-dynamic-rows` leaves: a
+    kernel `generic_Nx256_f32`); the kernel rebuilds the view with
+    `memref.reinterpret_cast` (static strides, dynamic offset), so views
+    of different buffers and offsets share a kernel. Constant
     operands and constants the op's body uses are cloned into the kernel;
     an op that uses any other value from outside stays inline. Where every
     operand the op writes is rooted in a different allocation or function

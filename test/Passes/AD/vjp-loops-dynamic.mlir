@@ -101,3 +101,32 @@ func.func @f(%x: tensor<?x2xf64>, %c: i1) -> tensor<?x2xf64> {
   }
   return %r : tensor<?x2xf64>
 }
+
+// -----
+
+// A stack of the steps' outputs carried through the loop (an imported
+// nn.LSTM's output sequence): the reverse body needs only its dynamic batch
+// size (the size of the gradient slice it cuts), so that size is stored
+// per iteration as a scalar, not the whole 4 x batch x 3 stack (which made
+// a 4 x 4 x batch x 3 stack of stacks and a copy of the stack every step).
+// CHECK-LABEL: func.func @f_vjp
+//   CHECK-NOT:   tensor<4x4x?x3xf32>
+//       CHECK:   tensor.empty() : tensor<4xindex>
+//   CHECK-NOT:   tensor<4x4x?x3xf32>
+//       CHECK:   scf.for
+//       CHECK:     tensor.insert %{{.*}} into %{{.*}}[%{{.*}}] : tensor<4xindex>
+//       CHECK:   scf.for
+//       CHECK:     tensor.extract %{{.*}}[%{{.*}}] : tensor<4xindex>
+//   CHECK-NOT:   tensor<4x4x?x3xf32>
+func.func @f(%x: tensor<?x3xf32>, %stack0: tensor<4x?x3xf32>) -> tensor<4x?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %x, %stack = %stack0) -> (tensor<?x3xf32>, tensor<4x?x3xf32>) {
+    %t = tad.tanh %h : tensor<?x3xf32>
+    %b = tensor.dim %stack, %c1 : tensor<4x?x3xf32>
+    %s = tensor.insert_slice %t into %stack[%i, 0, 0] [1, %b, 3] [1, 1, 1] : tensor<?x3xf32> into tensor<4x?x3xf32>
+    scf.yield %t, %s : tensor<?x3xf32>, tensor<4x?x3xf32>
+  }
+  return %r#1 : tensor<4x?x3xf32>
+}

@@ -98,6 +98,24 @@ func.func @filled_reshaped(%x: memref<4x8xf32>, %w: memref<8x32xf32>,
   return
 }
 
+// Dynamic sizes (the rows that a dynamic batch's blocks leave,
+// tad-block-dynamic-rows) are arguments of the kernel after each operand's
+// base and offset, read from the operand's metadata: the loop stays
+// vectorizable with noalias pointers instead of plain loops in the caller.
+// CHECK-LABEL: func.func @dynamic_rows(
+//       CHECK: %[[XB:.*]], %[[XO:.*]], %[[XS:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
+//       CHECK: %[[YB:.*]], %[[YO:.*]], %[[YS:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %arg1
+//       CHECK: call @generic_Nx16_f32(%[[XB]], %[[XO]], %[[XS]]#0, %[[YB]], %[[YO]], %[[YS]]#0) : (memref<f32>, index, index, memref<f32>, index, index) -> ()
+func.func @dynamic_rows(%x: memref<?x16xf32>, %y: memref<?x16xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x16xf32>) outs(%y : memref<?x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
 // One kernel per distinct computation, private and never inlined; views
 // rebuilt with static sizes and strides and the offset passed in.
 // CHECK-LABEL: func.func private @matmul_4x16x8_f32(
@@ -128,3 +146,9 @@ func.func @filled_reshaped(%x: memref<4x8xf32>, %w: memref<8x32xf32>,
 // CHECK-LABEL: func.func private @matmul_4x32x8_f32_0(
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.matmul
+
+// CHECK-LABEL: func.func private @generic_Nx16_f32(
+//  CHECK-SAME: %[[X:[^:]*]]: memref<f32> {llvm.noalias}, %[[XO:[^:]*]]: index, %[[XN:[^:]*]]: index, %[[Y:[^:]*]]: memref<f32> {llvm.noalias}, %[[YO:[^:]*]]: index, %[[YN:[^:]*]]: index)
+//       CHECK: memref.reinterpret_cast %[[X]] to offset: [%[[XO]]], sizes: [%[[XN]], 16], strides: [16, 1] : memref<f32> to memref<?x16xf32, strided<[16, 1], offset: ?>>
+//       CHECK: memref.reinterpret_cast %[[Y]] to offset: [%[[YO]]], sizes: [%[[YN]], 16], strides: [16, 1]
+//       CHECK: linalg.generic
