@@ -66,6 +66,19 @@ def TadSplitDynamicBatchPass
     result (the weight and bias gradients of `convolution_backward`) is
     the sum of the steps' (`tad.add.Tensor`, from zeros). Their lowerings,
     which need static shapes, then apply (docs/dynamic-shapes.md).
+
+    The ops after such an op that read its results over the batch join its
+    loops while they can run on a block of samples: further convolutions and
+    pooling ops, and elementwise ops (activations and their backward ops,
+    arithmetic with broadcasting) whose operands are over the batch or
+    static. A convolution, its ReLU and the pooling after it are then one
+    loop whose steps fuse as in the static module, and no result is
+    assembled over the batch only to be sliced by the next loop. An op that
+    reads a static result of the group (a weight gradient: a partial sum
+    inside the loop) or cannot run on a block ends the group; a
+    `tensor.dim` of a result over the batch (a run-time check between two
+    ops) reads the batch size from the group's input instead and stays
+    before the loops.
   }];
   let options = [
     Option<"block", "block", "int64_t", /*default=*/"64",

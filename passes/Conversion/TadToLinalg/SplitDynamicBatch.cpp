@@ -4,7 +4,10 @@
 // each sample of a batch on its own (their weight and bias gradients sum
 // over the samples), and their lowerings need static shapes: over a
 // dynamic batch, such an op becomes loops over blocks of samples, each the
-// same op with static types on a slice of the batch.
+// same op with static types on a slice of the batch. The elementwise ops
+// that consume their results join the same loops (a convolution, its ReLU
+// and the pooling after it), so that they fuse as in the static module and
+// no result is assembled over the batch only to be sliced again.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Conversion/Passes.h"
@@ -58,6 +61,44 @@ bool isPerSample(Operation *op) {
   return anyDynamic;
 }
 
+/// Elementwise ops (each result element reads the operands' elements at its
+/// own index, broadcasting) whose dynamic-batch operands can be sliced with
+/// their result: the activations between convolutions and pooling, forward
+/// and backward. Not dropout: its mask reads the element's index in the
+/// whole batch.
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::tad::BroadcastingOperands>() ||
+         isa<ReluOp, TanhOp, SigmoidOp, NegOp, ExpOp, GeluOp, SiluOp, MishOp,
+             HardswishOp, HardsigmoidOp, LeakyReluOp, EluOp, SoftplusOp,
+             HardtanhOp, ThresholdOp, ClampOp, ClampMinOp, ClampMaxOp,
+             AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp,
+             DivScalarOp>(op);
+}
+
+/// An elementwise op that can run on a block of samples: every result and
+/// every shaped operand is either over the batch (dynamic in dimension 0
+/// only, the result's rank) or static (broadcast, never over the batch).
+bool isPerSampleElementwise(Operation *op) {
+  if (!isElementwise(op) || op->getNumRegions() != 0)
+    return false;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result || !isDynamicBatch(result))
+    return false;
+  for (Type type : op->getResultTypes())
+    if (type != result && (!isDynamicBatch(type) ||
+                           cast<RankedTensorType>(type).getRank() !=
+                               result.getRank()))
+      return false;
+  for (Type type : op->getOperandTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.hasStaticShape())
+      continue;
+    if (!isDynamicBatch(tensor) || tensor.getRank() != result.getRank())
+      return false;
+  }
+  return true;
+}
+
 /// `type` with `batch` samples.
 RankedTensorType withBatch(Type type, int64_t batch) {
   auto tensor = cast<RankedTensorType>(type);
@@ -93,22 +134,42 @@ Value insertSamples(OpBuilder &b, Location loc, Value piece, Value into,
                                        strides);
 }
 
-/// Replaces the per-sample `op` by a loop over blocks of `block` samples,
-/// loops over blocks of a quarter as many on the rest, ..., and a loop over
-/// the remaining samples one by one.
-void splitBatch(Operation *op, int64_t block) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  Value batched = *llvm::find_if(op->getOperands(), [](Value v) {
-    return isDynamicBatch(v.getType());
-  });
+/// Replaces the per-sample ops `group` (in block order; the loops go after
+/// the last one, which every value the group reads follows) by a loop over
+/// blocks of `block` samples, loops over blocks of a quarter as many on the
+/// rest, ..., and a loop over the remaining samples one by one; each step
+/// runs the whole group on slices of the batch. The results used after the
+/// group are carried.
+void splitBatch(ArrayRef<Operation *> group, int64_t block) {
+  DenseSet<Operation *> members(group.begin(), group.end());
+  Operation *last = group.back();
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  Location loc = group.front()->getLoc();
+  // The batched values read from outside the group, sliced in each step.
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : group)
+    for (Value operand : op->getOperands())
+      if (isDynamicBatch(operand.getType()) &&
+          !members.contains(operand.getDefiningOp()))
+        inputs.insert(operand);
+  // The results used after the group.
+  SmallVector<Value> outputs;
+  for (Operation *op : group)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        outputs.push_back(result);
+  if (inputs.empty())
+    return;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value size = tensor::DimOp::create(b, loc, batched, 0);
+  Value size = tensor::DimOp::create(b, loc, inputs.front(), 0);
   // The loop-carried results: a tensor of the batch for each result over
   // it, zeros for each sum.
   SmallVector<Value> inits;
-  for (Type type : op->getResultTypes()) {
-    auto tensor = cast<RankedTensorType>(type);
+  for (Value output : outputs) {
+    auto tensor = cast<RankedTensorType>(output.getType());
     if (isDynamicBatch(tensor)) {
       inits.push_back(
           tensor::EmptyOp::create(b, loc, tensor, ValueRange{size}));
@@ -118,19 +179,23 @@ void splitBatch(Operation *op, int64_t block) {
         b, loc, DenseElementsAttr::get(tensor, b.getZeroAttr(
                                                    tensor.getElementType()))));
   }
-  // Samples [start, start + count) of every batched operand through a copy
-  // of `op` with static types, added into the loop-carried values.
+  // Samples [start, start + count) of every batched input through copies
+  // of the group's ops with static types, into the loop-carried values.
   auto step = [&](OpBuilder &lb, Location ll, Value start, int64_t count,
                   ValueRange carried) {
     IRMapping mapping;
-    for (Value operand : op->getOperands())
-      if (isDynamicBatch(operand.getType()))
-        mapping.map(operand, samples(lb, ll, operand, start, count));
-    Operation *piece = lb.clone(*op, mapping);
+    for (Value input : inputs)
+      mapping.map(input, samples(lb, ll, input, start, count));
+    for (Operation *op : group) {
+      Operation *piece = lb.clone(*op, mapping);
+      for (Value result : piece->getResults())
+        if (isDynamicBatch(result.getType()))
+          result.setType(withBatch(result.getType(), count));
+    }
     SmallVector<Value> next;
-    for (auto [result, acc] : llvm::zip(piece->getResults(), carried)) {
-      if (isDynamicBatch(result.getType())) {
-        result.setType(withBatch(result.getType(), count));
+    for (auto [output, acc] : llvm::zip(outputs, carried)) {
+      Value result = mapping.lookup(output);
+      if (isDynamicBatch(output.getType())) {
         next.push_back(insertSamples(lb, ll, result, acc, start));
       } else {
         next.push_back(AddTensorOp::create(lb, ll, acc, result,
@@ -167,8 +232,95 @@ void splitBatch(Operation *op, int64_t block) {
     start = end;
     carried = rest.getResults();
   }
-  op->replaceAllUsesWith(rest.getResults());
-  op->erase();
+  for (auto [output, result] : llvm::zip(outputs, rest.getResults()))
+    output.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !members.contains(use.getOwner());
+    });
+  for (Operation *op : llvm::reverse(group))
+    op->erase();
+}
+
+/// Whether `op`, or an op nested in it, reads a value of `values`.
+bool readsAny(Operation *op, const DenseSet<Value> &values) {
+  WalkResult found = op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (values.contains(operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The groups of `block` (then of the blocks nested in its ops): runs of
+/// per-sample ops, each a convolution or pooling op followed by the ops
+/// that read its results over the batch (other per-sample ops, elementwise
+/// ops), until an op that reads one of them and cannot join. An op joins
+/// only where it reads no static result of the group (a partial sum over a
+/// block of samples).
+void collectGroups(Block &block, SmallVector<SmallVector<Operation *>> &groups) {
+  SmallVector<Operation *> group;
+  DenseSet<Value> batched, sums; // the group's results
+  // The batched input each batched result has its batch size from.
+  DenseMap<Value, Value> batchOf;
+  bool anyPerSample = false;
+  auto close = [&] {
+    if (anyPerSample)
+      groups.push_back(group);
+    group.clear();
+    batched.clear();
+    sums.clear();
+    batchOf.clear();
+    anyPerSample = false;
+  };
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    // A size of a result over the batch (tad-check-shapes compares sizes
+    // before the ops that assume them equal) is the batch size of the input
+    // it comes from, or a static size: it does not end the group.
+    if (auto dim = dyn_cast<tensor::DimOp>(&op);
+        dim && batched.contains(dim.getSource()) && dim.getConstantIndex()) {
+      int64_t index = *dim.getConstantIndex();
+      auto type = cast<RankedTensorType>(dim.getSource().getType());
+      if (index == 0) {
+        dim.getSourceMutable().assign(batchOf.lookup(dim.getSource()));
+      } else if (index > 0 && index < type.getRank()) {
+        OpBuilder b(dim);
+        dim.replaceAllUsesWith(arith::ConstantIndexOp::create(
+                                   b, dim.getLoc(), type.getDimSize(index))
+                                   .getResult());
+        dim.erase();
+      }
+      continue;
+    }
+    bool perSample = isPerSample(&op);
+    bool readsGroup = readsAny(&op, batched) || readsAny(&op, sums);
+    bool joins = !readsAny(&op, sums) &&
+                 (perSample || (readsGroup && isPerSampleElementwise(&op)));
+    if (!joins && readsGroup)
+      close();
+    if (joins) {
+      group.push_back(&op);
+      anyPerSample |= perSample;
+      Value batch;
+      for (Value operand : op.getOperands())
+        if (isDynamicBatch(operand.getType())) {
+          batch = batched.contains(operand) ? batchOf.lookup(operand) : operand;
+          break;
+        }
+      for (Value result : op.getResults()) {
+        if (!isDynamicBatch(result.getType())) {
+          sums.insert(result);
+          continue;
+        }
+        batched.insert(result);
+        batchOf[result] = batch;
+      }
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        collectGroups(nested, groups);
+  }
+  close();
 }
 
 struct TadSplitDynamicBatchPass
@@ -181,13 +333,12 @@ struct TadSplitDynamicBatchPass
           << block;
       return signalPassFailure();
     }
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isPerSample(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops)
-      splitBatch(op, block);
+    SmallVector<SmallVector<Operation *>> groups;
+    for (Region &region : getOperation()->getRegions())
+      for (Block &b : region)
+        collectGroups(b, groups);
+    for (ArrayRef<Operation *> group : groups)
+      splitBatch(group, block);
   }
 };
 

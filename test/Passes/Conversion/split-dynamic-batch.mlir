@@ -47,6 +47,59 @@ func.func @backward(%g: tensor<?x4x3x3xf32>, %x: tensor<?x2x5x5xf32>, %w: tensor
 
 // -----
 
+// A convolution, the ReLU of its result and the pooling of the ReLU: one
+// loop whose steps run all three on a block of samples (they fuse as in the
+// static module; nothing is assembled over the batch and sliced again).
+// The ReLU's batch size, read between them (tad-check-shapes' checks), is
+// the input's; its static sizes are constants. The results used after the
+// group are carried: the ReLU's (returned) and the pooling's values, not
+// its unused indices; a view of the pooling, which cannot run on blocks,
+// ends the group.
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-NOT:     tensor.dim %{{.*}} : tensor<?x4x4x4xf32>
+// CHECK:         scf.for %[[I:.*]] = {{.*}} step %c4{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<?x4x4x4xf32>, tensor<?x4x2x2xf32>)
+// CHECK:           %[[X:.*]] = tensor.extract_slice %arg0[%[[I]], 0, 0, 0] [4, 2, 6, 6]
+// CHECK:           %[[C:.*]] = tad.convolution %[[X]], %arg1 {{.*}} -> tensor<4x4x4x4xf32>
+// CHECK:           %[[R:.*]] = tad.relu %[[C]] : tensor<4x4x4x4xf32>
+// CHECK:           tad.max_pool2d_with_indices %[[R]] {{.*}} -> (tensor<4x4x2x2xf32>, tensor<4x4x2x2xi64>)
+// CHECK-COUNT-2:   tensor.insert_slice
+// CHECK:         scf.for {{.*}} step %c1
+// CHECK:         tad.view
+// CHECK:         return {{.*}}, %[[N]], %c4
+func.func @chain(%x: tensor<?x2x6x6xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<?x4x4x4xf32>, tensor<?x16xf32>, index, index) {
+  %c = tad.convolution %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<?x2x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<?x4x4x4xf32>
+  %r = tad.relu %c : tensor<?x4x4x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %r, %c0 : tensor<?x4x4x4xf32>
+  %k = tensor.dim %r, %c1 : tensor<?x4x4x4xf32>
+  %p:2 = tad.max_pool2d_with_indices %r {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>} : (tensor<?x4x4x4xf32>) -> (tensor<?x4x2x2xf32>, tensor<?x4x2x2xi64>)
+  %v = tad.view %p#0 {size = array<i64: -1, 16>} : (tensor<?x4x2x2xf32>) -> tensor<?x16xf32>
+  return %r, %v, %n, %k : tensor<?x4x4x4xf32>, tensor<?x16xf32>, index, index
+}
+
+// -----
+
+// The weight gradient of a convolution_backward is a sum over the blocks:
+// an op that reads it cannot run on a block and ends the group, though it
+// is elementwise; the ReLU backward of the input gradient joins.
+// CHECK-LABEL: func.func @sum_ends_group
+// CHECK:         scf.for
+// CHECK:           tad.convolution_backward
+// CHECK:           tad.threshold_backward {{.*}} -> tensor<4x2x5x5xf32>
+// CHECK-NOT:       tad.mul.Scalar
+// CHECK:         scf.for
+// CHECK:         tad.mul.Scalar
+func.func @sum_ends_group(%g: tensor<?x4x3x3xf32>, %x: tensor<?x2x5x5xf32>, %y: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) {
+  %0:3 = tad.convolution_backward %g, %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: true, true, false>} : (tensor<?x4x3x3xf32>, tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>)
+  %t = tad.threshold_backward %0#0, %y, 0.0 : (tensor<?x2x5x5xf32>, tensor<?x2x5x5xf32>) -> tensor<?x2x5x5xf32>
+  %s = tad.mul.Scalar %0#1, 2.0 : tensor<4x2x3x3xf32>
+  return %t, %s : tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>
+}
+
+// -----
+
 // Static convolutions, a dynamic size other than the batch, and a gather
 // along the batch are left alone.
 // CHECK-LABEL: func.func @unchanged
