@@ -136,3 +136,24 @@ func.func @power_of_two_blocks(%x: memref<?x3xf32>, %y: memref<?x3xf32>) {
   }
   return
 }
+
+// -----
+
+// A fill of a contraction's output over the dynamic rows, just before it:
+// each block fills its rows and multiplies (the pair is one kernel whose
+// tiles start from the fill value); no fill of the whole output remains.
+// CHECK-LABEL: func.func @filled_batch_matmul
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for
+// CHECK-NEXT:      arith.muli
+// CHECK-NEXT:      memref.subview %arg0
+// CHECK-NEXT:      memref.subview %arg1
+// CHECK-NEXT:      memref.subview %arg2
+// CHECK-NEXT:      linalg.fill ins(%{{.*}} : f32) outs(%[[C:.*]] : memref<4x2x2xf32, strided<[4, 2, 1], offset: ?>>)
+// CHECK-NEXT:      linalg.batch_matmul ins(%{{.*}}, %{{.*}} : memref<4x2x8xf32, strided<[16, 8, 1], offset: ?>>, memref<4x8x2xf32, strided<[16, 2, 1], offset: ?>>) outs(%[[C]] : memref<4x2x2xf32, strided<[4, 2, 1], offset: ?>>)
+func.func @filled_batch_matmul(%a: memref<?x2x8xf32>, %b: memref<?x8x2xf32>, %c: memref<?x2x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x2x2xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<?x2x8xf32>, memref<?x8x2xf32>) outs(%c : memref<?x2x2xf32>)
+  return
+}
