@@ -138,16 +138,26 @@ Value negate(OpBuilder &b, Location loc, Value flag) {
       b, loc, flag, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
 }
 
+/// The fill of `op`'s output just before it.
+linalg::FillOp fillBefore(linalg::LinalgOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != op.getDpsInits()[0])
+    return {};
+  return fill;
+}
+
+/// Whether the output of `op` is indexed by its loop dimension `dim`.
+bool outputUses(linalg::LinalgOp op, unsigned dim) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+      .getResultPosition(getAffineDimExpr(dim, op.getContext()))
+      .has_value();
+}
+
 /// The fill just before `op` of its output, where `dim` is a reduction
 /// (the output does not use it): blocks of `op` accumulate into it.
 linalg::FillOp initialFill(linalg::MatmulOp op, unsigned dim) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInits()[0] != init->get() ||
-      positionOf(op, *init, dim).has_value())
-    return {};
-  return fill;
+  return outputUses(op, dim) ? linalg::FillOp() : fillBefore(op);
 }
 
 /// The fill just before the contraction `op` of its output over the rows
@@ -155,16 +165,10 @@ linalg::FillOp initialFill(linalg::MatmulOp op, unsigned dim) {
 /// tiles start from the fill value, not a pass of its own that zeroes the
 /// output; 4% of a transformer block's forward went to such memsets).
 linalg::FillOp rowFill(linalg::LinalgOp op, unsigned dim) {
-  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) ||
+      !outputUses(op, dim))
     return {};
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInits()[0] != init->get() ||
-      !op.getMatchingIndexingMap(init)
-           .getResultPosition(getAffineDimExpr(dim, op.getContext())))
-    return {};
-  return fill;
+  return fillBefore(op);
 }
 
 /// Replaces `op` by a loop over full blocks of `block` along its dynamic

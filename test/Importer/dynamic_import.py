@@ -198,6 +198,37 @@ except tad.DynamicShapeError as e:
     check("a program that does not run at size 2 refused", "does not run with 'B' = 2" in str(e))
 
 
+# A program that runs at the example size only (a parameter as large as the
+# batch: x * w): the trace at a larger size is refused with the sizes, not
+# PyTorch's error from inside the trace; the same for a training step.
+class BatchSizedWeight(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(6, dtype=torch.float64))
+
+    def forward(self, x):
+        return torch.tanh(x * self.w)
+
+
+try:
+    tad.from_torch(BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
+                   dynamic_shapes={0: {0: "B"}})
+    check("a program that does not run at a larger size refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("a program that does not run at a larger size refused",
+          "does not run with 'B' = 7" in str(e))
+try:
+    tad.compile_train_step(BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
+                           (torch.randn(6, dtype=torch.float64),), nn.MSELoss(),
+                           dynamic_batch=True)
+    check("a training step that does not run at a larger batch refused", False)
+except tad.DynamicShapeError as e:
+    print("refused:", str(e).splitlines()[0])
+    check("a training step that does not run at a larger batch refused",
+          "does not run with 'batch' = 7" in str(e))
+
+
 # Below the traced sizes: at 1 a program may differ (PyTorch treats 1 as a
 # broadcast) or not run. The singular values of a [B, 2] matrix are
 # min(B, 2): 2 from B = 2 up, 1 at B = 1 (compiled for 2, a result of the

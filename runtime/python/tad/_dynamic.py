@@ -193,6 +193,31 @@ def resized(torch, args: Sequence, spec: Dict[int, Dict[int, str]],
     return out, sizes
 
 
+def _describe(sizes: Dict[str, int]) -> str:
+    return ", ".join(f"'{n}' = {s}" for n, s in sizes.items())
+
+
+def _refused(sizes: Dict[str, int], e: Exception) -> DynamicShapeError:
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return DynamicShapeError(
+        f"cannot make the traced program dynamic: it does not run with "
+        f"{_describe(sizes)} ({type(e).__name__}: {first}), so it is not the "
+        "same program at every size")
+
+
+def trace_at(trace: Callable[[list], str], args: list, sizes: Dict[str, int]) -> str:
+    """``trace(args)`` for the inputs ``resized`` to ``sizes``; a model that
+    PyTorch itself does not run at those sizes (a parameter as large as the
+    batch: ``x * w``) is refused with a DynamicShapeError naming them, not
+    PyTorch's error from inside the trace."""
+    try:
+        return trace(args)
+    except DynamicShapeError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- PyTorch refuses the sizes
+        raise _refused(sizes, e) from None
+
+
 def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
                         spec: Dict[int, Dict[int, str]], text: str, text_b: str,
                         grown: Dict[str, int],
@@ -236,17 +261,13 @@ def check_smaller_sizes(torch, trace: Callable[[list], str], args: Sequence,
     least = {n: max(2, bounds[n].min or 0) if n in bounds else 2 for n in names}
     example = resized(torch, args, spec, grow=False)[1]
     if any(example[n] > least[n] for n in names):
-        sizes = ", ".join(f"'{n}' = {least[n]}" for n in names)
+        sizes = _describe({n: least[n] for n in names})
         try:
             same = same_at(least)
         except DynamicShapeError:
             same = False
         except Exception as e:  # PyTorch itself refuses the smaller inputs
-            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-            raise DynamicShapeError(
-                f"cannot make the traced program dynamic: it does not run with "
-                f"{sizes} ({type(e).__name__}: {first}), so it is not the same "
-                "program at every size") from None
+            raise _refused({n: least[n] for n in names}, e) from None
         if not same:
             raise DynamicShapeError(
                 "cannot make the traced program dynamic: traced with "

@@ -1339,8 +1339,9 @@ def from_torch(module, example_args, name: str = "forward", nondiff_inputs: bool
             with sizes_at_run_time():
                 text_a, info = from_torch(module, args_a, name, nondiff_inputs, True,
                                           recurrent)
-                text_b = from_torch(module, args_b, name, nondiff_inputs, False,
-                                    recurrent)
+                text_b = _dynamic.trace_at(
+                    lambda args: from_torch(module, args, name, nondiff_inputs, False,
+                                            recurrent), args_b, grown)
             text = _dynamic.generalize(text_a, text_b, base=base, grown=grown)
 
             def trace(args):

@@ -520,9 +520,10 @@ def compile_train_step(model, example_inputs, example_targets=(), loss_fn=None,
             text_a = train_step_mlir(model, data_a[:n], data_a[n:], loss_fn, optimizer,
                                      data_parallel, bucket_bytes, recurrent=recurrent,
                                      precision=precision)[0]
-            text_b = train_step_mlir(model, data_b[:n], data_b[n:], loss_fn, optimizer,
-                                     data_parallel, bucket_bytes, recurrent=recurrent,
-                                     precision=precision)[0]
+            text_b = ti._dynamic.trace_at(
+                lambda data: train_step_mlir(model, data[:n], data[n:], loss_fn, optimizer,
+                                             data_parallel, bucket_bytes, recurrent=recurrent,
+                                             precision=precision)[0], data_b, grown)
         text = ti._dynamic.generalize(text_a, text_b, base=base, grown=grown)
 
         def trace(data):
