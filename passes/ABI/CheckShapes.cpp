@@ -295,6 +295,16 @@ SmallVector<SizeCheck> getSizeChecks(Operation *op) {
         for (int64_t d = 0; d < rank; ++d)
           equalChecks(op, 1, d, 0, d, checks);
       })
+      // The batches of a convolution's or pooling's backward op agree:
+      // tad-split-dynamic-batch slices them alike (the gradient, then the
+      // input and the pooling's indices).
+      .Case<ConvolutionBackwardOp, AvgPool2dBackwardOp,
+            AdaptiveAvgPool2dBackwardOp>(
+          [&](Operation *) { equalChecks(op, 0, 0, 1, 0, checks); })
+      .Case([&](MaxPool2dWithIndicesBackwardOp) {
+        equalChecks(op, 0, 0, 1, 0, checks);
+        equalChecks(op, 0, 0, 2, 0, checks);
+      })
       .Case<ViewOp, ReshapeOp, UnsafeViewOp>(
           [&](Operation *) { viewChecks(op, checks); })
       // The pieces of a join agree in every dimension but the joined one

@@ -67,7 +67,8 @@ def TadCheckShapesPass : Pass<"tad-check-shapes", "::mlir::ModuleOp"> {
     `Tad_BroadcastingOperands`, `mm`, `addmm`, `bmm`, `mv`, `dot`,
     `mse_loss`, `nll_loss_forward` and their backward ops, `gather`, the scatters, `view`,
     `reshape`, `_unsafe_view`, `expand_as`, `cat`, `stack`, the slice
-    backward ops), and before each `tensor.insert_slice` whose source or
+    backward ops, `embedding_dense_backward`, the batches of the
+    convolution and pooling backward ops), and before each `tensor.insert_slice` whose source or
     sizes are dynamic (the reverse sweep stores a loop's values of dynamic
     shape with them: a value whose size changes from one iteration to the
     next would be written outside its slot), this

@@ -152,3 +152,32 @@ func.func @scatter_add(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>, %g: tensor<?x2x
   %0 = tad.scatter_add %s, %i, %g {dim = 1 : i64} : (tensor<?x5xf64>, tensor<?x2xi64>, tensor<?x2xf64>) -> tensor<?x5xf64>
   return %0 : tensor<?x5xf64>
 }
+
+// A convolution's backward: the input's batch against the gradient's
+// (tad-split-dynamic-batch slices both alike).
+// CHECK-LABEL: func.func @convolution_backward
+// CHECK-SAME:    (%[[G:.*]]: tensor<?x4x3x3xf32>, %[[X:.*]]: tensor<?x2x5x5xf32>
+// CHECK:         %[[DX:.*]] = tensor.dim %[[X]], %{{.*}}
+// CHECK:         %[[A:.*]] = arith.index_cast %[[DX]] : index to i64
+// CHECK:         %[[DG:.*]] = tensor.dim %[[G]], %{{.*}}
+// CHECK:         %[[E:.*]] = arith.index_cast %[[DG]] : index to i64
+// CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[A]], %[[E]]
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           func.call @__tad_fail_shape(%[[A]], %[[E]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tad.convolution_backward
+func.func @convolution_backward(%g: tensor<?x4x3x3xf32>, %x: tensor<?x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x2x5x5xf32> {
+  %0:3 = tad.convolution_backward %g, %x, %w {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: true, true, true>} : (tensor<?x4x3x3xf32>, tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>) -> (tensor<?x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>)
+  return %0#0 : tensor<?x2x5x5xf32>
+}
+
+// A max pooling's backward: the input's and the indices' batches against
+// the gradient's.
+// CHECK-LABEL: func.func @max_pool_backward
+// CHECK-COUNT-2: func.call @__tad_fail_shape
+// CHECK-NOT:     func.call @__tad_fail_shape
+// CHECK:         tad.max_pool2d_with_indices_backward
+func.func @max_pool_backward(%g: tensor<?x4x2x2xf32>, %x: tensor<?x4x4x4xf32>, %i: tensor<?x4x2x2xi64>) -> tensor<?x4x4x4xf32> {
+  %0 = tad.max_pool2d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : (tensor<?x4x2x2xf32>, tensor<?x4x4x4xf32>, tensor<?x4x2x2xi64>) -> tensor<?x4x4x4xf32>
+  return %0 : tensor<?x4x4x4xf32>
+}

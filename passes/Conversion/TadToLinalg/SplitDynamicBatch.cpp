@@ -256,7 +256,10 @@ bool readsAny(Operation *op, const DenseSet<Value> &values) {
 /// that read its results over the batch (other per-sample ops, elementwise
 /// ops), until an op that reads one of them and cannot join. An op joins
 /// only where it reads no static result of the group (a partial sum over a
-/// block of samples).
+/// block of samples). The batched inputs of a group have one batch size:
+/// those of its first op (checked alike by tad-check-shapes), and those an
+/// op that reads the group's results has beside them (checked equal to
+/// them by tad-check-shapes, before the group's loops).
 void collectGroups(Block &block, SmallVector<SmallVector<Operation *>> &groups) {
   SmallVector<Operation *> group;
   DenseSet<Value> batched, sums; // the group's results
@@ -293,6 +296,11 @@ void collectGroups(Block &block, SmallVector<SmallVector<Operation *>> &groups) 
     }
     bool perSample = isPerSample(&op);
     bool readsGroup = readsAny(&op, batched) || readsAny(&op, sums);
+    // A per-sample op that does not read the group starts a group of its
+    // own: its batch may be another size than the group's (two inputs with
+    // batches of their own), and one loop slices every input alike.
+    if (perSample && !readsGroup)
+      close();
     bool joins = !readsAny(&op, sums) &&
                  (perSample || (readsGroup && isPerSampleElementwise(&op)));
     if (!joins && readsGroup)
