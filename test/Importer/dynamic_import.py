@@ -18,6 +18,18 @@ def check(name, ok, detail=""):
     failures += not ok
 
 
+def refused(name, needle, call):
+    """Checks that call() raises tad.DynamicShapeError saying `needle`, and
+    prints the first line of its message."""
+    try:
+        call()
+    except tad.DynamicShapeError as e:
+        print("refused:", str(e).splitlines()[0])
+        check(name, needle in str(e), str(e).splitlines()[0])
+        return
+    check(name, False)
+
+
 torch.manual_seed(0)
 model = nn.Sequential(nn.Flatten(), nn.Linear(12, 8), nn.Tanh(), nn.Linear(8, 3)).double()
 text = tad.from_torch(model, (torch.randn(4, 3, 4, dtype=torch.float64),),
@@ -66,17 +78,12 @@ class PerSample(nn.Module):
         return x.sum() / x.shape[0]  # the batch as a Python number
 
 
-try:
-    tad.from_torch(PerSample(), (torch.randn(4, 3),), dynamic_shapes={0: {0: "b"}})
-    check("size used as a number refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("size used as a number refused", "something other than a size differs" in str(e))
-try:
-    tad.from_torch(model, (torch.randn(4, 3, 4),), dynamic_shapes={"y": {0: "b"}})
-    check("unknown input refused", False)
-except tad.DynamicShapeError as e:
-    check("unknown input refused", "'y', which is not an input" in str(e))
+refused("size used as a number refused", "something other than a size differs",
+        lambda: tad.from_torch(PerSample(), (torch.randn(4, 3),),
+                               dynamic_shapes={0: {0: "b"}}))
+refused("unknown input refused", "'y', which is not an input",
+        lambda: tad.from_torch(model, (torch.randn(4, 3, 4),),
+                               dynamic_shapes={"y": {0: "b"}}))
 
 # An op that cannot take a dynamic size: a compile error, not a
 # specialisation (padding of a dynamic dimension; padding the others
@@ -131,13 +138,9 @@ class Arange(nn.Module):
         return x + torch.arange(x.shape[0], dtype=x.dtype)[:, None]
 
 
-try:
-    tad.from_torch(Arange(), (torch.randn(4, 3, dtype=torch.float64),),
-                   dynamic_shapes=[{0: "b"}])
-    check("constant of a dynamic size refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("constant of a dynamic size refused", "a constant's shape depends" in str(e))
+refused("constant of a dynamic size refused", "a constant's shape depends",
+        lambda: tad.from_torch(Arange(), (torch.randn(4, 3, dtype=torch.float64),),
+                               dynamic_shapes=[{0: "b"}]))
 
 
 # A decision on the sizes that holds at both traced sizes but not below
@@ -156,14 +159,10 @@ class Trace(nn.Module):
 
 
 for model in (Svdvals(), Trace()):
-    what = f"{type(model).__name__.lower()} of a tall matrix refused"
-    try:
-        tad.from_torch(model, (torch.randn(5, 5, dtype=torch.float64),),
-                       dynamic_shapes={0: {0: "B"}})
-        check(what, False)
-    except tad.DynamicShapeError as e:
-        print("refused:", str(e).splitlines()[0])
-        check(what, "traced with 'B' = 2 it differs" in str(e))
+    refused(f"{type(model).__name__.lower()} of a tall matrix refused",
+            "traced with 'B' = 2 it differs",
+            lambda: tad.from_torch(model, (torch.randn(5, 5, dtype=torch.float64),),
+                                   dynamic_shapes={0: {0: "B"}}))
 # An expand to another tensor's dynamic size (a broadcast of a [2, 5]
 # tensor to the batch): a size list cannot say it, so it is refused (it
 # was generalised to an expand of -1, invalid IR at tadc).
@@ -172,15 +171,12 @@ class ExpandToBatch(nn.Module):
         return torch.broadcast_tensors(a, b)
 
 
-try:
-    tad.from_torch(ExpandToBatch(), (torch.randn(5, 2, 1, dtype=torch.float64),
-                                     torch.randn(2, 5, dtype=torch.float64)),
-                   dynamic_shapes={0: {0: "B"}})
-    check("expand to another tensor's dynamic size refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("expand to another tensor's dynamic size refused",
-          "an expand's size comes from another tensor's dynamic size" in str(e))
+refused("expand to another tensor's dynamic size refused",
+        "an expand's size comes from another tensor's dynamic size",
+        lambda: tad.from_torch(ExpandToBatch(),
+                               (torch.randn(5, 2, 1, dtype=torch.float64),
+                                torch.randn(2, 5, dtype=torch.float64)),
+                               dynamic_shapes={0: {0: "B"}}))
 
 
 # A program that runs at the example sizes but not at 2 (row 3 of the batch).
@@ -189,13 +185,9 @@ class Row3(nn.Module):
         return x[3] * x
 
 
-try:
-    tad.from_torch(Row3(), (torch.randn(5, 3, dtype=torch.float64),),
-                   dynamic_shapes={0: {0: "B"}})
-    check("a program that does not run at size 2 refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("a program that does not run at size 2 refused", "does not run with 'B' = 2" in str(e))
+refused("a program that does not run at size 2 refused", "does not run with 'B' = 2",
+        lambda: tad.from_torch(Row3(), (torch.randn(5, 3, dtype=torch.float64),),
+                               dynamic_shapes={0: {0: "B"}}))
 
 
 # A program that runs at the example size only (a parameter as large as the
@@ -210,23 +202,15 @@ class BatchSizedWeight(nn.Module):
         return torch.tanh(x * self.w)
 
 
-try:
-    tad.from_torch(BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
-                   dynamic_shapes={0: {0: "B"}})
-    check("a program that does not run at a larger size refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("a program that does not run at a larger size refused",
-          "does not run with 'B' = 7" in str(e))
-try:
-    tad.compile_train_step(BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
-                           (torch.randn(6, dtype=torch.float64),), nn.MSELoss(),
-                           dynamic_batch=True)
-    check("a training step that does not run at a larger batch refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("a training step that does not run at a larger batch refused",
-          "does not run with 'batch' = 7" in str(e))
+refused("a program that does not run at a larger size refused",
+        "does not run with 'B' = 7",
+        lambda: tad.from_torch(BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
+                               dynamic_shapes={0: {0: "B"}}))
+refused("a training step that does not run at a larger batch refused",
+        "does not run with 'batch' = 7",
+        lambda: tad.compile_train_step(
+            BatchSizedWeight(), (torch.randn(6, dtype=torch.float64),),
+            (torch.randn(6, dtype=torch.float64),), nn.MSELoss(), dynamic_batch=True))
 
 
 # Below the traced sizes: at 1 a program may differ (PyTorch treats 1 as a
@@ -300,19 +284,13 @@ for n, ok in ((2, False), (3, True), (16, True), (17, False)):
     except tad.TadError as e:
         check(f"declared bounds [3, 16] at {n}", not ok and
               ("at least 3" in str(e) if n < 3 else "at most 16" in str(e)))
-try:
-    tad.from_torch(Svdvals(), (torch.randn(4, 2, dtype=torch.float64),),
-                   dynamic_shapes={0: {0: tad.Dim("B", min=1)}})
-    check("svdvals declared from 1 refused", False)
-except tad.DynamicShapeError as e:
-    print("refused:", str(e).splitlines()[0])
-    check("svdvals declared from 1 refused", "is declared from 1" in str(e))
-try:
-    tad.from_torch(nn.Linear(3, 4).double(), (torch.randn(5, 3, dtype=torch.float64),),
-                   dynamic_shapes={0: {0: tad.Dim("B", max=5)}})
-    check("a maximum below the grown trace refused", False)
-except tad.DynamicShapeError as e:
-    check("a maximum below the grown trace refused", "above its maximum 5" in str(e))
+refused("svdvals declared from 1 refused", "is declared from 1",
+        lambda: tad.from_torch(Svdvals(), (torch.randn(4, 2, dtype=torch.float64),),
+                               dynamic_shapes={0: {0: tad.Dim("B", min=1)}}))
+refused("a maximum below the grown trace refused", "above its maximum 5",
+        lambda: tad.from_torch(nn.Linear(3, 4).double(),
+                               (torch.randn(5, 3, dtype=torch.float64),),
+                               dynamic_shapes={0: {0: tad.Dim("B", max=5)}}))
 # The training step of a model with batch norm: the same minimum, checked
 # before anything is updated.
 bn_step = tad.compile_train_step(
