@@ -31,7 +31,7 @@ using namespace mlir;
 namespace {
 
 /// Whether `operand` of `op` is indexed by loop dimension `dim`, and where.
-std::optional<unsigned> positionOf(linalg::MatmulOp op, OpOperand &operand,
+std::optional<unsigned> positionOf(linalg::LinalgOp op, OpOperand &operand,
                                    unsigned dim) {
   return op.getMatchingIndexingMap(&operand).getResultPosition(
       getAffineDimExpr(dim, op.getContext()));
@@ -149,9 +149,7 @@ linalg::FillOp fillBefore(linalg::LinalgOp op) {
 
 /// Whether the output of `op` is indexed by its loop dimension `dim`.
 bool outputUses(linalg::LinalgOp op, unsigned dim) {
-  return op.getMatchingIndexingMap(op.getDpsInitOperand(0))
-      .getResultPosition(getAffineDimExpr(dim, op.getContext()))
-      .has_value();
+  return positionOf(op, *op.getDpsInitOperand(0), dim).has_value();
 }
 
 /// The fill just before `op` of its output, where `dim` is a reduction
