@@ -47,6 +47,15 @@ tad::createHostTargetMachine(MLIRContext *context, unsigned optLevel) {
   llvm::SubtargetFeatures features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
     features.AddFeature(feature.first(), feature.second);
+  // LLVM fully unrolls a kernel's short inner loops (a 2x2 pooling window,
+  // a 5-wide output row) and then vectorizes the loop around them, whose
+  // stores are strided: scatters, which its cost model finds cheap on
+  // AVX-512 and which are not (the max-pooling backward of a LeNet with a
+  // dynamic batch ran 3.6x slower so). Without scatters such loops stay
+  // scalar or store contiguously; gathers (strided loads of a pooling's
+  // forward) stay, where they pay.
+  if (triple.isX86())
+    features.AddFeature("prefer-no-scatter");
 
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, llvm::sys::getHostCPUName(), features.getString(),
