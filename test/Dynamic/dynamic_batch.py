@@ -65,7 +65,7 @@ print("signature:", m.f.signature)
 check("symbols shared by x and y", m.f.signature.args[0].symbols ==
       m.f.signature.args[5].symbols == (0, None))
 
-for batch in (1, 7, 32, 1000):
+for batch in (1, 7, 32, 128, 1000):
     x = rng.standard_normal((batch, 8))
     y = rng.standard_normal((batch, 4))
     o_ref, loss_ref, grads_ref = reference(x, *params, y)

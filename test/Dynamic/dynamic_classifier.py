@@ -33,7 +33,7 @@ def check(name, ok):
 rng = np.random.default_rng(1)
 w, b = rng.standard_normal((5, 6)), rng.standard_normal(5)
 modules = {level: tad.compile(PROGRAM, vjp="f", opt_level=level) for level in (0, 2)}
-for n in (1, 3, 64, 1000):
+for n in (1, 3, 7, 32, 64, 128, 1000):
     x = rng.standard_normal((n, 6))
     t = rng.integers(0, 5, n)
     if n == 3:
