@@ -131,15 +131,59 @@ for n in (1, 6):
           np.array_equal(module.forward(x.numpy()), (2 * x).numpy()))
 
 
-# Other values made from a dynamic size (arange) are refused, not written
-# as a constant of dynamic shape.
+# Index patterns made from a dynamic size are made from an input at run
+# time: torch.arange along the batch, triangular masks over it (tril/triu,
+# a causal attention mask over a dynamic sequence). Forward and VJP
+# against PyTorch at other sizes, -O0 and -O2.
 class Arange(nn.Module):
     def forward(self, x):
-        return x + torch.arange(x.shape[0], dtype=x.dtype)[:, None]
+        return x * torch.arange(x.shape[0], dtype=x.dtype)[:, None] + \
+            torch.arange(x.shape[0])[:, None]
+
+
+class Triangles(nn.Module):
+    def forward(self, x):
+        return torch.triu(x, 1) + 2 * torch.tril(x)
+
+
+class CausalAttention(nn.Module):
+    def forward(self, q):  # q: [sequence, width]
+        n = q.shape[0]
+        future = torch.ones(n, n, dtype=torch.bool).triu(1)
+        scores = (q @ q.t()).masked_fill(future, float("-inf"))
+        return torch.softmax(scores, -1) @ q
+
+
+for model, example, dims in ((Arange(), (4, 3), {0: "b"}), (Triangles(), (4, 3), {0: "b"}),
+                             (CausalAttention(), (4, 3), {0: "s"})):
+    name = type(model).__name__
+    text = tad.from_torch(model, (torch.randn(*example, dtype=torch.float64),),
+                          dynamic_shapes=[dims])
+    for level in (0, 2):
+        module = tad.compile(text, vjp="forward", opt_level=level)
+        for n in (1, 2, 7):
+            shape = list(example)
+            shape[next(iter(dims))] = n
+            x = torch.randn(*shape, dtype=torch.float64, requires_grad=True)
+            want = model(x)
+            ct = torch.randn_like(want)
+            (grad,) = torch.autograd.grad(want, x, ct)
+            got = module.forward(x.detach().numpy())
+            (vjp,) = module.forward_vjp(x.detach().numpy(), ct.numpy())[1:]
+            check(f"{name} at {n}, -O{level}: forward and VJP vs PyTorch",
+                  np.allclose(got, want.detach().numpy(), rtol=1e-12, atol=1e-14) and
+                  np.allclose(vjp, grad.numpy(), rtol=1e-12, atol=1e-14))
+
+
+# Other values made from a dynamic size are refused, not written as a
+# constant of dynamic shape.
+class Linspace(nn.Module):
+    def forward(self, x):
+        return x + torch.linspace(0, 1, x.shape[0], dtype=x.dtype)[:, None]
 
 
 refused("constant of a dynamic size refused", "a constant's shape depends",
-        lambda: tad.from_torch(Arange(), (torch.randn(4, 3, dtype=torch.float64),),
+        lambda: tad.from_torch(Linspace(), (torch.randn(4, 3, dtype=torch.float64),),
                                dynamic_shapes=[{0: "b"}]))
 
 

@@ -12,7 +12,9 @@ depends on those sizes:
   the input's size) wherever it differs;
 - a constant of one value whose shape has one such size (the initial
   state ``torch.zeros(x.shape[0], hidden)`` of a recurrence) is made from
-  an input with that size at run time (``_sized_splat``);
+  an input with that size at run time (``_sized_splat``), and so is one
+  that is an index pattern at both sizes: ``torch.arange`` along a
+  dimension, a triangular mask (``_index_pattern``);
 - anything else that differs (another attribute, another constant, a
   different op or graph) cannot be expressed and is refused with the line
   that differs, rather than specialising silently.
@@ -413,7 +415,7 @@ def generalize(text_a: str, text_b: str, grown: Dict[str, int] = None,
         op = next((name for name in _SIZE_OPS + ("tad.expand",)
                    if f'"{name}"' in la or f"{name} " in la), None)
         if '"tad.constant"' in la:
-            out.extend(_sized_splat(la, lb, arguments, len(out)))
+            out.extend(_sized_constant(la, lb, arguments, len(out)))
             continue
         if "tensor.extract_slice" in la or "tensor.insert_slice" in la:
             out.extend(_dynamic_slice(la, lb, len(out)))
@@ -454,90 +456,239 @@ _CONSTANT = re.compile(r'^(\s*)(%[\w$.]+) = "tad\.constant"\(\) \{value = (dense
                        r'(tensor<[^<>]*>)\} : \(\) -> (tensor<[^<>]*>)\s*$')
 
 
-def _sized_splat(la: str, lb: str, arguments, serial: int) -> List[str]:
-    """A splat constant whose shape has one dynamic size (the initial state
-    ``torch.zeros(x.shape[0], hidden)`` of a recurrence), made from an
-    argument with that size: the argument reduced to that dimension
-    (select.int at index 0 of the others), zeros_like, viewed as a column
-    of the constant's rank, plus the splat of every other size. The lines
-    replacing ``la``; raises where that does not apply."""
+_CONSTANT_REFUSAL = (
+    "a constant's shape depends on the dynamic sizes (a tensor made in "
+    "Python from a size, such as torch.zeros(x.shape[0], ...), can be "
+    "generalised only where it is one float value or an index pattern "
+    "(torch.arange along one dimension, a triangular mask such as "
+    "torch.ones(n, n).tril()), its other sizes are 1, and an input has "
+    "each dynamic size; make it from an input, e.g. torch.zeros_like, or "
+    "pass it as one)")
+
+
+def _sized_constant(la: str, lb: str, arguments, serial: int) -> List[str]:
+    """The lines replacing the ``tad.constant`` ``la`` whose shape differs
+    from ``lb``'s: a splat (``_sized_splat``) or an index pattern
+    (``_index_pattern``) made from inputs at run time; raises where neither
+    applies."""
     ma, mb = _CONSTANT.match(la), _CONSTANT.match(lb)
-    refuse = _differs(la, lb, "a constant's shape depends on the dynamic sizes "
-                      "(a tensor made in Python from a size, such as "
-                      "torch.zeros(x.shape[0], ...), can be generalised only "
-                      "where it is one float value, one of its sizes is dynamic "
-                      "and an input has that size; make it from an input, e.g. "
-                      "torch.zeros_like, or pass it as one)")
-    if not ma or not mb or ma.group(3) != mb.group(3):
-        raise refuse  # not the same splat value at both sizes
-    indent, result, value = ma.group(1), ma.group(2), ma.group(3)
-    da = _TENSOR.fullmatch(ma.group(4)).group(1).split("x")
-    db = _TENSOR.fullmatch(mb.group(4)).group(1).split("x")
-    element = da[-1]
-    dims = [i for i, (x, y) in enumerate(zip(da[:-1], db[:-1])) if x != y]
-    if len(da) != len(db) or len(dims) != 1 or not element.startswith(("f", "bf")):
-        raise refuse
-    i = dims[0]
-    pair = (da[i], db[i])
-    source = None
+    if not ma or not mb:
+        raise _differs(la, lb, _CONSTANT_REFUSAL)
+    ta, tb = ma.group(4), mb.group(4)
+    generalized = _generalize_type(ta, tb)
+    if generalized is None:
+        raise _differs(la, lb, _CONSTANT_REFUSAL)
+    dims = _TENSOR.fullmatch(generalized).group(1).split("x")
+    da = _TENSOR.fullmatch(ta).group(1).split("x")
+    db = _TENSOR.fullmatch(tb).group(1).split("x")
+    # Each dynamic size of the constant, read from an input that has it.
+    sources = {}
+    for i, size in enumerate(dims[:-1]):
+        if size == "?":
+            sources[i] = _size_source((da[i], db[i]), arguments)
+            if sources[i] is None:
+                raise _differs(la, lb, _CONSTANT_REFUSAL)
+    builder = _Builder(ma.group(1), serial)
+    if ma.group(3) == mb.group(3) and len(sources) == 1 and \
+            dims[-1].startswith(("f", "bf")):
+        return _sized_splat(builder, ma.group(2), ma.group(3), dims, sources)
+    lines = _index_pattern(builder, ma.group(2), (ma.group(3), da), (mb.group(3), db),
+                           dims, sources)
+    if lines is None:
+        raise _differs(la, lb, _CONSTANT_REFUSAL)
+    return lines
+
+
+def _size_source(pair, arguments):
+    """(name, generalised type, dimension) of the first argument with a
+    dimension of sizes ``pair`` in the two traces, and no empty dimension
+    (it is reduced to that dimension at index 0); None if none."""
     for name, ta, tb in arguments:
         sa = _TENSOR.fullmatch(ta).group(1).split("x")
         sb = _TENSOR.fullmatch(tb).group(1).split("x")
-        for d, (x, y) in enumerate(zip(sa[:-1], sb[:-1])):
-            if (x, y) == pair and all(s not in ("0",) for s in sa[:-1]):
-                source = (name, _generalize_type(ta, tb), d)
-                break
-        if source:
-            break
-    if source is None:
-        raise refuse
-    name, arg_type, d = source
-    shape = _TENSOR.fullmatch(arg_type).group(1).split("x")
-    sizes, arg_element = shape[:-1], shape[-1]
-    lines, value_name, k = [], name, 0
-
-    def fresh():
-        nonlocal k
-        k += 1
-        return f"%dynsize{serial}_{k}"
-
-    # Drop every other dimension, the last first so that indices hold.
-    kept = list(sizes)
-    for j in reversed(range(len(sizes))):
-        if j == d:
+        if "0" in sa[:-1]:
             continue
-        before = "tensor<" + "x".join(kept + [arg_element]) + ">"
-        kept.pop(j)
-        after = "tensor<" + "x".join(kept + [arg_element]) + ">"
-        new = fresh()
-        lines.append(f'{indent}{new} = "tad.select.int"({value_name}) '
-                     f'{{dim = {j} : i64, index = 0 : i64}} : ({before}) -> {after}')
-        value_name = new
-    vector = f"tensor<?x{arg_element}>"
-    if arg_element != element:
-        new = fresh()
-        lines.append(f'{indent}{new} = "tad._to_copy"({value_name}) {{dtype = {element}}} '
-                     f': ({vector}) -> tensor<?x{element}>')
-        value_name, vector = new, f"tensor<?x{element}>"
-    zeros = fresh()
-    lines.append(f'{indent}{zeros} = "tad.zeros_like"({value_name}) : ({vector}) -> {vector}')
-    rank = len(da) - 1
+        for d, (x, y) in enumerate(zip(sa[:-1], sb[:-1])):
+            if (x, y) == pair:
+                return name, _generalize_type(ta, tb), d
+    return None
+
+
+class _Builder:
+    """Lines of generic tad ops at one indentation, with fresh names."""
+
+    def __init__(self, indent: str, serial: int):
+        self.indent, self.serial, self.count, self.lines = indent, serial, 0, []
+
+    def op(self, text: str, result: Optional[str] = None) -> str:
+        """Appends ``result = text``; returns the result's name."""
+        if result is None:
+            self.count += 1
+            result = f"%dynsize{self.serial}_{self.count}"
+        self.lines.append(f"{self.indent}{result} = {text}")
+        return result
+
+    def column(self, source, element: str) -> str:
+        """The input ``source`` (name, type, dimension) reduced to that
+        dimension (select.int at index 0 of the others): ``tensor<?x
+        element>``, converted where the input's element type differs."""
+        name, arg_type, d = source
+        shape = _TENSOR.fullmatch(arg_type).group(1).split("x")
+        kept, arg_element = shape[:-1], shape[-1]
+        for j in reversed(range(len(kept))):  # the last first: indices hold
+            if j == d:
+                continue
+            before = "tensor<" + "x".join(kept + [arg_element]) + ">"
+            kept.pop(j)
+            after = "tensor<" + "x".join(kept + [arg_element]) + ">"
+            name = self.op(f'"tad.select.int"({name}) {{dim = {j} : i64, index = 0 : i64}} '
+                           f': ({before}) -> {after}')
+        if arg_element != element:
+            name = self.op(f'"tad._to_copy"({name}) {{dtype = {element}}} '
+                           f': (tensor<?x{arg_element}>) -> tensor<?x{element}>')
+        return name
+
+    def iota(self, dims: List[str], axis: int, sources, result: Optional[str] = None) -> str:
+        """0, 1, ... along ``axis`` of the float64 shape ``dims`` (sizes
+        1 elsewhere): from an input where the size is dynamic, else a
+        constant."""
+        rank = len(dims)
+        shape = ["1"] * rank
+        shape[axis] = dims[axis]
+        shaped = "tensor<" + "x".join(shape + ["f64"]) + ">"
+        if dims[axis] != "?":
+            import numpy as np
+            nested = str(np.arange(int(dims[axis]), dtype=np.float64)
+                         .reshape([int(v) for v in shape]).tolist())
+            return self.op(f'"tad.constant"() {{value = dense<{nested}> : {shaped}}} '
+                           f': () -> {shaped}', result)
+        vector = "tensor<?xf64>"
+        ones = self.op(f'"tad.full_like"({self.column(sources[axis], "f64")}) '
+                       f'{{fill_value = 1.000000e+00 : f64}} : ({vector}) -> {vector}')
+        counts = self.op(f'"tad.cumsum"({ones}) {{dim = 0 : i64}} : ({vector}) -> {vector}')
+        iota = self.op(f'"tad.sub.Scalar"({counts}) {{alpha = 1.000000e+00 : f64, '
+                       f'other = 1.000000e+00 : f64}} : ({vector}) -> {vector}')
+        sizes = ", ".join("-1" if j == axis else "1" for j in range(rank))
+        return self.op(f'"tad.view"({iota}) {{size = array<i64: {sizes}>}} '
+                       f': ({vector}) -> {shaped}', result)
+
+
+def _sized_splat(builder: "_Builder", result: str, value: str, dims: List[str],
+                 sources) -> List[str]:
+    """A splat constant whose shape has one dynamic size (the initial state
+    ``torch.zeros(x.shape[0], hidden)`` of a recurrence): an input with
+    that size reduced to it, zeros_like, viewed as a column of the
+    constant's rank, plus the splat of every other size."""
+    (i, source), = sources.items()
+    element, rank = dims[-1], len(dims) - 1
+    vector = f"tensor<?x{element}>"
+    zeros = builder.op(f'"tad.zeros_like"({builder.column(source, element)}) '
+                       f': ({vector}) -> {vector}')
     column = ["?" if j == i else "1" for j in range(rank)]
     column_type = "tensor<" + "x".join(column + [element]) + ">"
     view_sizes = ", ".join("-1" if j == i else "1" for j in range(rank))
-    viewed = fresh()
-    lines.append(f'{indent}{viewed} = "tad.view"({zeros}) {{size = array<i64: {view_sizes}>}} '
-                 f': ({vector}) -> {column_type}')
-    splat = ["1" if j == i else da[j] for j in range(rank)]
+    viewed = builder.op(f'"tad.view"({zeros}) {{size = array<i64: {view_sizes}>}} '
+                        f': ({vector}) -> {column_type}')
+    splat = ["1" if j == i else dims[j] for j in range(rank)]
     splat_type = "tensor<" + "x".join(splat + [element]) + ">"
-    constant = fresh()
-    lines.append(f'{indent}{constant} = "tad.constant"() {{value = {value} : {splat_type}}} '
-                 f': () -> {splat_type}')
-    result_type = "tensor<" + "x".join(["?" if j == i else da[j] for j in range(rank)]
-                                       + [element]) + ">"
-    lines.append(f'{indent}{result} = "tad.add.Tensor"({viewed}, {constant}) '
-                 f'{{alpha = 1.0 : f64}} : ({column_type}, {splat_type}) -> {result_type}')
-    return lines
+    constant = builder.op(f'"tad.constant"() {{value = {value} : {splat_type}}} '
+                          f': () -> {splat_type}')
+    result_type = "tensor<" + "x".join(dims) + ">"
+    builder.op(f'"tad.add.Tensor"({viewed}, {constant}) {{alpha = 1.0 : f64}} '
+               f': ({column_type}, {splat_type}) -> {result_type}', result)
+    return builder.lines
+
+
+def _dense_values(value: str, sizes: List[str], element: str):
+    """The elements of the literal ``dense<...>`` as a float64 NumPy array
+    of ``sizes``; None where it is not a list of numbers or booleans (or
+    hex of a numeric type)."""
+    import ast
+    import numpy as np
+    shape = [int(v) for v in sizes]
+    body = value[len("dense<"):-1]
+    try:
+        if body.startswith('"0x'):
+            dtype = {"i32": np.int32, "i64": np.int64, "f32": np.float32,
+                     "f64": np.float64}.get(element)
+            if dtype is None:
+                return None
+            data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype=dtype)
+        else:
+            data = np.array(ast.literal_eval(
+                body.replace("true", "1").replace("false", "0")), dtype=np.float64)
+    except (ValueError, SyntaxError):
+        return None
+    data = data.astype(np.float64)
+    if data.size == 1:
+        return np.full(shape, data.reshape(-1)[0])
+    return data.reshape(shape) if data.size == int(np.prod(shape)) else None
+
+
+def _index_pattern(builder: "_Builder", result: str, a, b, dims: List[str],
+                   sources) -> Optional[List[str]]:
+    """A constant that is the same function of its element's indices at
+    both sizes, with sizes 1 outside the one or two dimensions it varies
+    along: ``torch.arange(n)`` along a dimension (any element type), or
+    the boolean mask ``j - i >= d`` (``<= d``) of rows i and columns j
+    (``torch.ones(n, n).tril()``, a causal attention mask, the triangles
+    of tad's sort and cumulative decompositions). Built from iotas of
+    inputs with the dynamic sizes. None where it is neither."""
+    import numpy as np
+    element, rank = dims[-1], len(dims) - 1
+    arrays = [_dense_values(value, sizes[:-1], element) for value, sizes in (a, b)]
+    if any(x is None for x in arrays) or rank == 0:
+        return None
+    result_type = "tensor<" + "x".join(dims) + ">"
+
+    def index(x, axis):
+        shape = [1] * x.ndim
+        shape[axis] = x.shape[axis]
+        return np.arange(x.shape[axis], dtype=np.float64).reshape(shape)
+
+    def only(axes):
+        return all(x.shape[j] == 1 for x in arrays for j in range(rank) if j not in axes)
+
+    if element != "i1":
+        for k in range(rank):
+            if only([k]) and all(np.array_equal(x, np.broadcast_to(index(x, k), x.shape))
+                                 for x in arrays):
+                if element == "f64":
+                    builder.iota(dims[:-1], k, sources, result)
+                    return builder.lines
+                iota = builder.iota(dims[:-1], k, sources)
+                source_type = "tensor<" + "x".join(dims[:-1] + ["f64"]) + ">"
+                builder.op(f'"tad._to_copy"({iota}) {{dtype = {element}}} '
+                           f': ({source_type}) -> {result_type}', result)
+                return builder.lines
+        return None
+    for r in range(rank):
+        for c in range(rank):
+            if r == c or not only([r, c]):
+                continue
+            diffs = [index(x, c) - index(x, r) for x in arrays]
+            first = arrays[0].astype(bool)
+            if not first.any() or first.all():
+                return None  # a splat, not a triangle
+            for predicate, compare in (("ge", np.greater_equal), ("le", np.less_equal)):
+                bound = diffs[0][first].min() if predicate == "ge" else diffs[0][first].max()
+                if all(np.array_equal(x.astype(bool), np.broadcast_to(compare(d, bound), x.shape))
+                       for x, d in zip(arrays, diffs)):
+                    rows = builder.iota(dims[:-1], r, sources)
+                    cols = builder.iota(dims[:-1], c, sources)
+                    shape = ["1"] * rank
+                    shape[r], shape[c] = dims[r], dims[c]
+                    f64_type = "tensor<" + "x".join(shape + ["f64"]) + ">"
+                    row_type = "tensor<" + "x".join(
+                        [dims[r] if j == r else "1" for j in range(rank)] + ["f64"]) + ">"
+                    col_type = "tensor<" + "x".join(
+                        [dims[c] if j == c else "1" for j in range(rank)] + ["f64"]) + ">"
+                    diff = builder.op(f'"tad.sub.Tensor"({cols}, {rows}) {{alpha = 1.000000e+00 : f64}} '
+                                      f': ({col_type}, {row_type}) -> {f64_type}')
+                    builder.op(f'"tad.{predicate}.Scalar"({diff}) {{other = {float(bound)} : f64}} '
+                               f': ({f64_type}) -> {result_type}', result)
+                    return builder.lines
+    return None
 
 
 _EXTRACT = re.compile(r"^(\s*)(%[\w$.:#]+) = tensor\.extract_slice (%[\w$.#]+)"
