@@ -185,6 +185,11 @@ class Linspace(nn.Module):
 refused("constant of a dynamic size refused", "a constant's shape depends",
         lambda: tad.from_torch(Linspace(), (torch.randn(4, 3, dtype=torch.float64),),
                                dynamic_shapes=[{0: "b"}]))
+# An index pattern of more than 2^20 elements is not parsed (a sort of
+# 8,000 values traced two 8000x8000 masks, and parsing them took 24 GB).
+refused("a causal mask of 1100x1100 refused", "a constant's shape depends",
+        lambda: tad.from_torch(CausalAttention(), (torch.randn(1100, 3, dtype=torch.float64),),
+                               dynamic_shapes=[{0: "s"}]))
 
 
 # A decision on the sizes that holds at both traced sizes but not below

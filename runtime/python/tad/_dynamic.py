@@ -599,6 +599,9 @@ def _sized_splat(builder: "_Builder", result: str, value: str, dims: List[str],
     return builder.lines
 
 
+_MAX_PATTERN_ELEMENTS = 1 << 20
+
+
 def _dense_values(value: str, sizes: List[str], element: str):
     """The elements of the literal ``dense<...>`` as a float64 NumPy array
     of ``sizes``; None where it is not a list of numbers or booleans (or
@@ -636,6 +639,11 @@ def _index_pattern(builder: "_Builder", result: str, a, b, dims: List[str],
     inputs with the dynamic sizes. None where it is neither."""
     import numpy as np
     element, rank = dims[-1], len(dims) - 1
+    # Larger constants are not parsed (a sort of 8,000 values traces two
+    # 8000x8000 masks, 400 MB of text each: refused, as before).
+    if any(int(np.prod([int(v) for v in sizes[:-1]])) > _MAX_PATTERN_ELEMENTS
+           for _, sizes in (a, b)):
+        return None
     arrays = [_dense_values(value, sizes[:-1], element) for value, sizes in (a, b)]
     if any(x is None for x in arrays) or rank == 0:
         return None
