@@ -573,7 +573,7 @@ class _Builder:
                        f': ({vector}) -> {shaped}', result)
 
 
-def _sized_splat(builder: "_Builder", result: str, value: str, dims: List[str],
+def _sized_splat(builder: _Builder, result: str, value: str, dims: List[str],
                  sources) -> List[str]:
     """A splat constant whose shape has one dynamic size (the initial state
     ``torch.zeros(x.shape[0], hidden)`` of a recurrence): an input with
@@ -628,7 +628,7 @@ def _dense_values(value: str, sizes: List[str], element: str):
     return data.reshape(shape) if data.size == int(np.prod(shape)) else None
 
 
-def _index_pattern(builder: "_Builder", result: str, a, b, dims: List[str],
+def _index_pattern(builder: _Builder, result: str, a, b, dims: List[str],
                    sources) -> Optional[List[str]]:
     """A constant that is the same function of its element's indices at
     both sizes, with sizes 1 outside the one or two dimensions it varies
