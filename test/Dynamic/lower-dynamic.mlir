@@ -101,6 +101,19 @@ func.func @scatter_add_rows(%s: tensor<?x5xf64>, %i: tensor<?x2xi64>, %g: tensor
   return %0 : tensor<?x5xf64>
 }
 
+// scatter_add along the dynamic dimension (the VJP of cummax, cummin or a
+// median over the batch): the reduction loop runs over the index's rows,
+// the output is all of self (tad-check-indices bounds the index's values
+// by self's run-time size, tad-check-shapes src's rows by the index's).
+// CHECK-LABEL: func.func @scatter_add_along_batch(
+// CHECK-SAME:    %[[S:.*]]: tensor<?x5xf64>, %[[I:.*]]: tensor<?x5xi64>, %[[G:.*]]: tensor<?x5xf64>
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[I]], %[[G]] : tensor<?x5xi64>, tensor<?x5xf64>) outs(%[[S]] : tensor<?x5xf64>)
+// CHECK:         return %[[R]]
+func.func @scatter_add_along_batch(%s: tensor<?x5xf64>, %i: tensor<?x5xi64>, %g: tensor<?x5xf64>) -> tensor<?x5xf64> {
+  %0 = tad.scatter_add %s, %i, %g {dim = 0 : i64} : (tensor<?x5xf64>, tensor<?x5xi64>, tensor<?x5xf64>) -> tensor<?x5xf64>
+  return %0 : tensor<?x5xf64>
+}
+
 // gather along a static dimension over a dynamic batch (max pooling's JVP,
 // a batched SVD's sorting): one generic over the index's sizes (until
 // 2026-12-05, a loop over blocks of samples, tad-split-dynamic-batch).

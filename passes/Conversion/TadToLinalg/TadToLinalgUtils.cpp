@@ -499,16 +499,19 @@ bool lowering::lowersDynamicShapes(Operation *op) {
             return false;
         return true;
       })
-      // Scatters along a static dimension of self whose operands are
-      // dynamic in the same other dimensions (tad-check-shapes checks that
-      // they agree there): the scattered corner keeps those sizes.
+      // Scatters whose operands are dynamic in the same dimensions other
+      // than `dim` (tad-check-shapes checks that they agree there), and src
+      // where the index is (checked alike): the scattered corner keeps
+      // those sizes. Along `dim` self's size bounds the written positions
+      // (tad-check-indices checks the index's values against it, dynamic
+      // or not) and the index's size the read ones.
       .Case<ScatterAddOp, ScatterSrcOp, ScatterValueOp>([](auto scatter) {
         auto self = scatter.getSelf().getType();
         auto index = scatter.getIndex().getType();
         if (self.getRank() == 0 || index.getRank() != self.getRank())
           return self.getRank() == 0;
         std::optional<int64_t> dim = wrapDim(scatter.getDim(), self.getRank());
-        if (!dim || self.isDynamicDim(*dim))
+        if (!dim)
           return false;
         RankedTensorType src;
         if constexpr (!std::is_same_v<decltype(scatter), ScatterValueOp>)
