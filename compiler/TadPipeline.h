@@ -57,7 +57,8 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
       *this, "checkpoint",
       llvm::cl::desc("How the reverse sweep of scf.for loops without a "
                      "tad.checkpoint attribute keeps forward values: store, "
-                     "sqrt, a segment length k or levels:L (docs/loops.md)"),
+                     "sqrt, a segment length k, levels:L or revolve:S "
+                     "(docs/loops.md)"),
       llvm::cl::init("store")};
   PassOptions::ListOption<std::string> keepOps{
       *this, "keep-ops",

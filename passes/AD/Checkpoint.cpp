@@ -1,6 +1,7 @@
 //===- Checkpoint.cpp - segmented loops for checkpointed reverse ----------===//
 #include "passes/AD/Checkpoint.h"
 #include "passes/AD/ReverseSweep.h"
+#include "passes/AD/Revolve.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -30,6 +31,13 @@ std::optional<CheckpointScheme> CheckpointScheme::parse(StringRef text) {
     scheme.kind = scheme.levels == 2 ? Kind::Sqrt : Kind::Levels;
     return scheme;
   }
+  if (text.consume_front("revolve:")) {
+    if (text.getAsInteger(10, scheme.snapshots) || scheme.snapshots < 1 ||
+        scheme.snapshots > kMaxSnapshots)
+      return std::nullopt;
+    scheme.kind = Kind::Revolve;
+    return scheme;
+  }
   if (text.getAsInteger(10, scheme.every) || scheme.every < 1)
     return std::nullopt;
   scheme.kind = Kind::Every;
@@ -51,8 +59,9 @@ static FailureOr<CheckpointScheme> schemeOf(scf::ForOp loop,
     return CheckpointScheme{CheckpointScheme::Kind::Every, integer.getInt()};
   return loop.emitError("'")
          << kCheckpointAttr
-         << "' must be \"store\", \"sqrt\", \"levels:L\" (1 <= L <= 16) or a "
-            "positive integer, not "
+         << "' must be \"store\", \"sqrt\", \"levels:L\" (1 <= L <= 16), "
+            "\"revolve:S\" (1 <= S <= "
+         << kMaxSnapshots << ") or a positive integer, not "
          << attr;
 }
 
@@ -218,17 +227,7 @@ private:
   /// `carried`; returns the values it yields.
   SmallVector<Value> iterate(OpBuilder &ib, Value iteration,
                              ValueRange carried) {
-    Location l = loop.getLoc();
-    Value offset = arith::MulIOp::create(ib, l, iteration, loop.getStep());
-    Value iv = arith::AddIOp::create(ib, l, loop.getLowerBound(), offset);
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    mapping.map(loop.getRegionIterArgs(), carried);
-    Block *body = loop.getBody();
-    for (Operation &op : body->without_terminator())
-      ib.clone(op, mapping);
-    return llvm::map_to_vector(body->getTerminator()->getOperands(),
-                               [&](Value v) { return mapping.lookupOrDefault(v); });
+    return cloneIteration(ib, loop, iteration, carried);
   }
 
   scf::ForOp loop;
@@ -259,7 +258,16 @@ LogicalResult mlir::tad::segmentCheckpointedLoops(Operation *root,
   std::reverse(loops.begin(), loops.end());
   while (!loops.empty()) {
     auto [loop, scheme] = loops.pop_back_val();
-    loops.append(Segmenter(loop).run(scheme));
+    if (scheme.kind != CheckpointScheme::Kind::Revolve) {
+      loops.append(Segmenter(loop).run(scheme));
+      continue;
+    }
+    // A loop of fewer than two iterations is cheaper stored.
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips || trips->getSExtValue() >= 2)
+      loop->setAttr(kRevolveAttr,
+                    IntegerAttr::get(IntegerType::get(loop.getContext(), 64),
+                                     scheme.snapshots));
   }
   return success();
 }

@@ -19,7 +19,10 @@
 // "sqrt" (k = ceil(sqrt(n)), O(sqrt(n)) memory), an integer k, or
 // "levels:L" (multi-level: segments of about n^((L-1)/L) iterations, each
 // segmented again with L-1 levels, so about L * n^(1/L) checkpoints live at
-// once for L forward passes; "levels:2" is "sqrt").
+// once for L forward passes; "levels:2" is "sqrt"), or "revolve:S"
+// (binomial checkpointing with S snapshots: the loop is not segmented but
+// marked, and its reverse recomputes each iteration's carried values from
+// the snapshots; ReverseStorage.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_AD_CHECKPOINT_H
@@ -36,23 +39,34 @@ namespace mlir::tad {
 inline constexpr llvm::StringLiteral kCheckpointAttr = "tad.checkpoint";
 /// Marks a segment loop whose reverse recomputes its body (internal).
 inline constexpr llvm::StringLiteral kRecomputeAttr = "tad.recompute";
+/// Marks a loop reversed by binomial checkpointing, with its snapshot
+/// budget (internal).
+inline constexpr llvm::StringLiteral kRevolveAttr = "tad.revolve";
 
 /// How a loop's reverse sweep gets the forward values it reads.
 struct CheckpointScheme {
-  enum class Kind { Store, Sqrt, Every, Levels };
+  enum class Kind { Store, Sqrt, Every, Levels, Revolve };
   Kind kind = Kind::Store;
   /// Segment length for Kind::Every.
   int64_t every = 0;
   /// Levels of segments for Kind::Levels (at least 2).
   int64_t levels = 0;
+  /// Snapshots of the carried values for Kind::Revolve (at least 1: the
+  /// initial values).
+  int64_t snapshots = 0;
 
-  /// Parses "store", "sqrt", a positive integer or "levels:L" (L >= 1;
-  /// "levels:1" is "store", "levels:2" is "sqrt"); nullopt otherwise.
+  /// Parses "store", "sqrt", a positive integer, "levels:L" (L >= 1;
+  /// "levels:1" is "store", "levels:2" is "sqrt") or "revolve:S"
+  /// (1 <= S <= kMaxSnapshots); nullopt otherwise.
   static std::optional<CheckpointScheme> parse(StringRef text);
 };
 
+/// The largest snapshot budget of "revolve:S".
+inline constexpr int64_t kMaxSnapshots = 1 << 16;
+
 /// Segments every scf.for nested in `root` whose scheme (its attribute, else
-/// `global`) is not "store". Reports a malformed attribute at its loop.
+/// `global`) is not "store", or marks it with kRevolveAttr for "revolve:S".
+/// Reports a malformed attribute at its loop.
 LogicalResult segmentCheckpointedLoops(Operation *root,
                                        CheckpointScheme global);
 

@@ -25,8 +25,10 @@ static SmallVector<Value> cloneBody(OpBuilder &b, Block &block,
 
 static LogicalResult expand(scf::WhileOp loop) {
   WalkResult effects = loop->walk([&](Operation *op) {
+    // Running the body again repeats its effects; an op that is only not
+    // speculatable (a division) computes the same again.
     if (op == loop.getOperation() || op->hasTrait<OpTrait::IsTerminator>() ||
-        isPure(op) || op->getNumRegions() != 0)
+        isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return WalkResult::advance();
     op->emitError("cannot differentiate this scf.while: its body has side "
                   "effects, and its reverse runs the body again");

@@ -46,6 +46,9 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
     "sqrt", a segment length k or "levels:L") stores its carried values
     every k iterations only and recomputes each segment in the reverse
     sweep; with "levels:L" each segment is segmented again, L levels deep.
+    With "revolve:S" (binomial checkpointing) the reverse sweep keeps at
+    most S snapshots of the carried values, placed by the binomial rule,
+    and recomputes each iteration's carried values from the nearest one.
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -56,7 +59,8 @@ def TadVJPPass : Pass<"tad-vjp", "::mlir::ModuleOp"> {
            "How scf.for loops without a tad.checkpoint attribute keep forward "
            "values for the reverse sweep: 'store' (every iteration), 'sqrt' "
            "(checkpoints every ceil(sqrt(n)) iterations, segments recomputed), "
-           "a segment length k or 'levels:L' (segments of segments, L levels)">,
+           "a segment length k, 'levels:L' (segments of segments, L levels) "
+           "or 'revolve:S' (binomial checkpointing with S snapshots)">,
   ];
   let dependentDialects = ["::mlir::tad::TadDialect", "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

@@ -1,5 +1,6 @@
 //===- ReverseStorage.cpp - forward values for reverse bodies -------------===//
 #include "passes/AD/ReverseStorage.h"
+#include "passes/AD/Revolve.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -196,6 +197,43 @@ firstIterationSizes(OpBuilder &before, scf::ForOp loop, Value tripCount,
   return sizes;
 }
 
+/// The reverse of a loop under binomial checkpointing: restores the carried
+/// values of the iteration to reverse from snapshots (Revolve.h) and clones
+/// `recomputed`, the ops that `reads` depend on, after them.
+static LogicalResult
+recomputeFromSnapshots(const PendingStorage &pending, ArrayRef<Value> reads,
+                       ArrayRef<Operation *> recomputed, IRMapping &available) {
+  auto loop = cast<scf::ForOp>(pending.forward);
+  auto reverse = cast<scf::ForOp>(pending.reverse);
+  SmallVector<Value> carried(loop.getRegionIterArgs());
+  for (Value value : carried)
+    if (!isStorable(value.getType()))
+      return loop.emitError("cannot keep snapshots of a value of type ")
+             << value.getType() << " carried by this loop";
+  OpBuilder before(loop);
+  FailureOr<SmallVector<SmallVector<OpFoldResult>>> sizes =
+      firstIterationSizes(before, loop, pending.tripCount, carried);
+  if (failed(sizes))
+    return failure();
+  FailureOr<SmallVector<Value>> restored =
+      restoreByRevolve(loop, reverse, pending.readPoint,
+                       pending.reverseIteration, pending.revolveSnapshots,
+                       *sizes);
+  if (failed(restored))
+    return failure();
+  available.map(loop.getInductionVar(), pending.reverseIv);
+  available.map(loop.getRegionIterArgs(), *restored);
+  OpBuilder reader(loop.getContext());
+  reader.setInsertionPointAfter(restored->empty()
+                                    ? pending.readPoint
+                                    : restored->front().getDefiningOp());
+  for (Operation *op : recomputed)
+    reader.clone(*op, available);
+  for (Value value : reads)
+    redirect(value, available.lookup(value), reverse);
+  return success();
+}
+
 /// Stores per iteration (or recomputes) the values of `pending.forward` that
 /// its reverse reads. In recompute mode only the loop-carried values are
 /// stored and the ops that the reads depend on, nested loops and branches
@@ -260,6 +298,8 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
       return failure();
   llvm::sort(recomputed,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  if (pending.revolveSnapshots)
+    return recomputeFromSnapshots(pending, reads, recomputed, available);
 
   // One stack per stored value, with a leading iteration dimension.
   OpBuilder before(loop);

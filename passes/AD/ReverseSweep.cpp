@@ -279,6 +279,10 @@ LogicalResult ReverseSweep::visitFor(scf::ForOp loop) {
   storage.reverseIteration = iteration;
   storage.readPoint = iv.getOperation();
   storage.recompute = loop->hasAttr(kRecomputeAttr);
+  if (auto snapshots = loop->getAttrOfType<IntegerAttr>(kRevolveAttr)) {
+    storage.recompute = true;
+    storage.revolveSnapshots = snapshots.getInt();
+  }
   pending.push_back(storage);
 
   // The captures' results already include their adjoints from before the

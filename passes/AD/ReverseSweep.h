@@ -43,6 +43,10 @@ struct PendingStorage {
   /// stored loop-carried values instead of storing what it reads (a
   /// checkpointed segment loop, Checkpoint.h).
   bool recompute = false;
+  /// Loops only, with `recompute`: the stored loop-carried values are
+  /// replaced by this many snapshots, placed by binomial checkpointing
+  /// (Revolve.h); 0 otherwise.
+  int64_t revolveSnapshots = 0;
 };
 
 /// The number of iterations of `loop`, built at `b` (before the loop): a

@@ -44,8 +44,8 @@ struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
     if (!scheme)
       return emitError(UnknownLoc::get(context))
              << "tad-vjp: checkpoint must be 'store', 'sqrt', 'levels:L' "
-                "(1 <= L <= 16) or a positive "
-                "integer, not '"
+                "(1 <= L <= 16), 'revolve:S' (1 <= S <= "
+             << kMaxSnapshots << ") or a positive integer, not '"
              << checkpoint << "'";
     checkpointScheme = *scheme;
     return DerivativePass::initialize(context);
@@ -101,7 +101,10 @@ struct TadVJPPass : DerivativePass<TadVJPPass, tad::impl::TadVJPPassBase> {
     if (failed(storeForReverse(pending)))
       return failure();
     b.getBlock()->getParentOp()->walk(
-        [](scf::ForOp loop) { loop->removeAttr(kRecomputeAttr); });
+        [](scf::ForOp loop) {
+          loop->removeAttr(kRecomputeAttr);
+          loop->removeAttr(kRevolveAttr);
+        });
     for (auto [index, value] : llvm::zip_equal(held, hold->getOperands()))
       results[index] = value;
     hold->erase();

@@ -1,6 +1,7 @@
 """Checkpointed reverse sweeps of loops (tadc --checkpoint, the
 `tad.checkpoint` loop attribute): the gradients of every scheme ("sqrt",
-segment lengths 2, 3 and 4, three levels of segments "levels:3") must
+segment lengths 2, 3 and 4, three levels of segments "levels:3", binomial
+checkpointing with 1, 2, 3 and 6 snapshots "revolve:S") must
 equal those of storing every iteration
 ("store"), and the store gradients match central differences
 (loops_gradcheck.py checks that too). Covers static trip counts with and
@@ -10,7 +11,7 @@ inside segments), branches in loops, per-loop attributes overriding the
 global scheme, and forward over reverse (the JVP of the checkpointed VJP).
 Each checkpointed case is compiled at -O0 and -O2.
 
-Usage: checkpoint_gradcheck.py  (prints PASS/FAIL lines, exits non-zero on a
+Usage: checkpoint_gradcheck.py [SCHEME ...]  (all schemes by default; prints PASS/FAIL lines, exits non-zero on a
 failure)."""
 import sys
 
@@ -71,10 +72,11 @@ func.func @f(%x: tensor<3xf64>, %nt: tensor<i64>, %mt: tensor<i32>) -> tensor<3x
 }
 """
 
-SCHEMES = ("sqrt", "2", "3", "4", "levels:3")
+SCHEMES = ("sqrt", "2", "3", "4", "levels:3", "revolve:1", "revolve:2",
+           "revolve:3", "revolve:6")
 # Schemes whose checkpointed VJP is differentiated again (forward over
 # reverse) in the cases that ask for it.
-SECOND_ORDER = ("sqrt", "levels:3")
+SECOND_ORDER = ("sqrt", "levels:3", "revolve:3")
 
 
 def cases():
@@ -120,6 +122,7 @@ def main():
         failures += not ok
         print(("PASS %s" % label) if ok else ("FAIL %s: %s" % (label, why)))
 
+    schemes = sys.argv[1:] or SCHEMES
     for name, source, args, second in cases():
         args = [np.array(a, order="C") for a in args]
         diff = [i for i, a in enumerate(args)
@@ -133,7 +136,7 @@ def main():
         ok, why = check_vjp(reference.f, reference.f_vjp, args, diff,
                             np.random.default_rng(1))
         report("%s store vjp" % name, ok, why)
-        for scheme in SCHEMES:
+        for scheme in schemes:
             for opt in (0, 2):
                 label = "%s checkpoint=%s -O%d" % (name, scheme, opt)
                 try:

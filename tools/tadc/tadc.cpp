@@ -84,8 +84,9 @@ static cl::opt<std::string> checkpoint(
              "ceil(sqrt(n)) iterations, segments recomputed), a segment "
              "length k, or 'levels:L' (segments of about n^((L-1)/L) "
              "iterations segmented again, L levels: about L*n^(1/L) "
-             "checkpoints, L forward passes)"),
-    cl::value_desc("store|sqrt|k|levels:L"), cl::init("store"), cl::cat(tadcCategory));
+             "checkpoints, L forward passes), or 'revolve:S' (binomial "
+             "checkpointing: at most S snapshots of the carried values)"),
+    cl::value_desc("store|sqrt|k|levels:L|revolve:S"), cl::init("store"), cl::cat(tadcCategory));
 
 static cl::list<std::string> keepOps(
     "keep-ops",

@@ -94,10 +94,10 @@ def compile(source, vjp=(), jvp=(), target="cpu", rules=(), opt_level=3,
     ``source`` is a path to a ``.mlir`` file or the MLIR text itself (any
     string with a newline or a ``{``). ``vjp`` and ``jvp`` name the
     functions to differentiate (a name or a list of names); ``rules`` adds
-    derivative rule files; ``checkpoint`` ("store", "sqrt", "levels:L" or a segment
-    length k) chooses how the reverse sweep of loops keeps forward values
-    (tadc ``--checkpoint``, docs/loops.md); ``extra_args`` go to tadc as
-    they are. The
+    derivative rule files; ``checkpoint`` ("store", "sqrt", "levels:L",
+    "revolve:S" or a segment length k) chooses how the reverse sweep of
+    loops keeps forward values (tadc ``--checkpoint``, docs/loops.md);
+    ``extra_args`` go to tadc as they are. The
     ``.so`` is written to ``output``, or to a temporary directory that lives
     as long as the returned module. Raises ``CompileError`` with tadc's
     diagnostics if it fails.
