@@ -4,8 +4,8 @@ checkpointing scheme (tadc --checkpoint, docs/loops.md).
 The loop is an LSTM cell run for T steps (batch 16, input 128, hidden 256 by
 default, float32) written as one scf.for; its VJP computes the gradients of
 sum(h_T) with respect to the eight weight matrices and four biases. For each
-scheme ("store", "sqrt", fixed segment lengths) the compiled VJP runs in a
-fresh worker process, which reports the median time per call, the peak of
+scheme ("store", "sqrt", fixed segment lengths, "levels:L", "revolve:S")
+the compiled VJP runs in a fresh worker process, which reports the median time per call, the peak of
 the compiled code's own heap (Module.memory_stats(): the temporaries and
 stacks of the reverse sweep, nothing else) and the peak resident memory the
 calls add to the process (VmHWM after /proc/self/clear_refs, minus the
@@ -13,7 +13,8 @@ resident size before them: also the threads, libraries and pages touched
 for the first time). All schemes must give the same gradients (to
 float32 rounding): the script checks them against "store".
 
-Usage: checkpoint.py [--steps 1000] [--schemes store,sqrt,100,10]
+Usage: checkpoint.py [--steps 1000]
+                     [--schemes store,sqrt,levels:3,10,revolve:32,revolve:8]
                      [--reps 3] [--markdown]"""
 import argparse
 import json
@@ -127,7 +128,8 @@ def main():
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--inputs", type=int, default=128)
     parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--schemes", default="store,sqrt,100,10")
+    parser.add_argument("--schemes",
+                        default="store,sqrt,levels:3,10,revolve:32,revolve:8")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--opt-level", type=int, default=3)
     parser.add_argument("--markdown", action="store_true")

@@ -231,7 +231,8 @@ recomputeFromSnapshots(const PendingStorage &pending, ArrayRef<Value> reads,
     reader.clone(*op, available);
   for (Value value : reads)
     redirect(value, available.lookup(value), reverse);
-  return success();
+  return takeForwardSnapshots(loop, reverse, pending.tripCount,
+                              pending.revolveSnapshots, *sizes);
 }
 
 /// Stores per iteration (or recomputes) the values of `pending.forward` that

@@ -145,6 +145,35 @@ static Value nextSnapshotDistance(IndexMath &m, Value left, Value free) {
   return m.max(m.max(one, beforeLast), m.sub(left, fewer));
 }
 
+/// Empty stacks of `snapshots` slots for values of `types` and `sizes`, slot
+/// 0 holding `initial`, taken at iteration 0; built at `b`.
+static Snapshots firstSnapshot(OpBuilder &b, Location loc, TypeRange types,
+                               ValueRange initial, int64_t snapshots,
+                               ArrayRef<SmallVector<OpFoldResult>> sizes) {
+  Snapshots slots;
+  for (auto [type, valueSizes] : llvm::zip_equal(types, sizes)) {
+    SmallVector<OpFoldResult> shape{b.getIndexAttr(snapshots)};
+    Type element = type;
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      element = tensor.getElementType();
+      llvm::append_range(shape, valueSizes);
+    }
+    slots.stacks.push_back(tensor::EmptyOp::create(b, loc, shape, element));
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  slots.stacks = writeSlot(b, loc, slots.stacks, initial, zero, sizes);
+  slots.taken = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{snapshots},
+                                        b.getIndexType());
+  slots.taken = tensor::InsertOp::create(b, loc, zero, slots.taken, zero);
+  return slots;
+}
+
+static Value toIndex(OpBuilder &b, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
 FailureOr<SmallVector<Value>>
 mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
                             Operation *readPoint, Value iteration,
@@ -155,28 +184,13 @@ mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
       ValueRange(forward.getRegionIterArgs()).getTypes());
   Type ivType = forward.getInductionVar().getType();
 
-  // Slot 0 holds the initial values, taken at iteration 0.
-  OpBuilder before(reverse);
-  IndexMath outer{before, loc};
-  Snapshots initial;
-  for (auto [type, valueSizes] : llvm::zip_equal(carriedTypes, sizes)) {
-    SmallVector<OpFoldResult> shape{before.getIndexAttr(snapshots)};
-    Type element = type;
-    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-      element = tensor.getElementType();
-      llvm::append_range(shape, valueSizes);
-    }
-    initial.stacks.push_back(
-        tensor::EmptyOp::create(before, loc, shape, element));
-  }
-  Value zero = outer.constant(0);
-  initial.stacks = writeSlot(before, loc, initial.stacks, forward.getInitArgs(),
-                             zero, sizes);
-  initial.taken = tensor::EmptyOp::create(
-      before, loc, ArrayRef<int64_t>{snapshots}, before.getIndexType());
-  initial.taken = tensor::InsertOp::create(before, loc, zero, initial.taken, zero);
+  // The reverse starts from slot 0 alone; takeForwardSnapshots makes the
+  // forward loop fill more.
+  OpBuilder before(forward);
+  Snapshots initial = firstSnapshot(before, loc, carriedTypes,
+                                    forward.getInitArgs(), snapshots, sizes);
   SmallVector<Value> inits = initial.all();
-  inits.push_back(outer.constant(1));
+  inits.push_back(arith::ConstantIndexOp::create(before, loc, 1));
 
   SmallVector<Value> restored;
   IRRewriter rewriter(reverse.getContext());
@@ -192,9 +206,7 @@ mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
           slots.stacks.push_back(arg);
         slots.taken = args[count];
         Value used = args[count + 1];
-        Value target = iteration;
-        if (!target.getType().isIndex())
-          target = arith::IndexCastOp::create(b, loc, b.getIndexType(), target);
+        Value target = toIndex(b, loc, iteration);
         Value one = m.constant(1);
 
         // Drop the snapshots taken after the target (slot 0 never is).
@@ -280,4 +292,74 @@ mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
     return forward.emitError("cannot add snapshots to this loop's reverse");
   reverse = cast<scf::ForOp>(replaced->getOperation());
   return restored;
+}
+
+LogicalResult mlir::tad::takeForwardSnapshots(scf::ForOp forward,
+                                              scf::ForOp reverse,
+                                              Value tripCount,
+                                              int64_t snapshots,
+                                              ArrayRef<SmallVector<OpFoldResult>> sizes) {
+  Location loc = forward.getLoc();
+  unsigned count = forward.getNumRegionIterArgs();
+  // The reverse loop's last inits: the slots, then the slots in use.
+  unsigned firstSlotInit = reverse.getInitArgs().size() - (count + 2);
+  OpBuilder before(forward);
+  IndexMath outer{before, loc};
+  Value n = toIndex(before, loc, tripCount);
+  Value one = outer.constant(1);
+  // The first snapshot after slot 0, as the reverse's first iteration (the
+  // last forward one, n - 1) would place it.
+  SmallVector<Value> inits(
+      reverse.getInitArgs().drop_front(firstSlotInit));
+  inits.push_back(
+      nextSnapshotDistance(outer, n, outer.constant(snapshots - 1)));
+  Value last = outer.sub(n, one);
+
+  Value iv = forward.getInductionVar();
+  SmallVector<Value> carried(forward.getRegionIterArgs());
+  IRRewriter rewriter(forward.getContext());
+  FailureOr<LoopLikeOpInterface> replaced = forward.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+        // At the start of the body, where `carried` are this iteration's.
+        OpBuilder b = OpBuilder::atBlockBegin(forward.getBody());
+        IndexMath m{b, loc};
+        Snapshots slots;
+        for (BlockArgument arg : args.take_front(count))
+          slots.stacks.push_back(arg);
+        slots.taken = args[count];
+        Value inUse = args[count + 1], next = args[count + 2];
+        Value offset = arith::SubIOp::create(b, loc, iv,
+                                             forward.getLowerBound());
+        Value j = toIndex(
+            b, loc,
+            arith::DivSIOp::create(b, loc, offset, forward.getStep()));
+        Value take = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j, next),
+            m.less(j, last));
+        SmallVector<Value> kept(args.begin(), args.end());
+        auto branch = scf::IfOp::create(b, loc, ValueRange(kept).getTypes(),
+                                        take, /*withElseRegion=*/true);
+        OpBuilder tb = branch.getThenBodyBuilder();
+        IndexMath t{tb, loc};
+        SmallVector<Value> yields =
+            writeSlot(tb, loc, slots.stacks, carried, inUse, sizes);
+        yields.push_back(tensor::InsertOp::create(tb, loc, j, slots.taken, inUse));
+        Value used = t.add(inUse, t.constant(1));
+        yields.push_back(used);
+        Value free = t.sub(t.constant(snapshots), used);
+        yields.push_back(t.add(j, nextSnapshotDistance(t, t.sub(n, j), free)));
+        scf::YieldOp::create(tb, loc, yields);
+        OpBuilder eb = branch.getElseBodyBuilder();
+        scf::YieldOp::create(eb, loc, kept);
+        return SmallVector<Value>(branch.getResults());
+      });
+  if (failed(replaced))
+    return forward.emitError("cannot take snapshots in this loop");
+  ValueRange results = replaced->getOperation()->getResults().take_back(
+      count + 3);
+  for (unsigned i = 0; i < count + 2; ++i)
+    reverse.getInitArgsMutable()[firstSlotInit + i].set(results[i]);
+  return success();
 }

@@ -10,14 +10,14 @@
 // revolve): with l = i + 1 - c iterations left and f free slots, the next
 // one d iterations on, where
 //   d = max(1, B(f+1, r-2), l - B(f, r)),  B(s, t) = C(s+t, s) (0 if t < 0),
-// and r is the least count with B(f+1, r) >= l: no iteration is advanced
-// more than r times (r for l = n, f = S - 1), and this d minimises the
-// total number of iterations advanced (checked against an exhaustive search
-// of all splits). The reverse body then recomputes what the rules of
-// iteration i read from its carried values (ReverseStorage.h). So S
-// snapshots and one iteration's values are live at a time, and the
-// forward body runs at most (r + 2) n times in all, the forward pass
-// included.
+// and r is the least count with B(f+1, r) >= l. This d minimises the total
+// number of iterations run again (checked against an exhaustive search of
+// all splits). The forward loop takes the snapshots of the first reverse
+// iteration (i = n - 1) itself, so no iteration runs again more than
+// r - 1 times (r for l = n, f = S - 1). The reverse body then recomputes
+// what the rules of iteration i read from its carried values
+// (ReverseStorage.h). So S snapshots and one iteration's values are live
+// at a time, and the forward body runs at most (r + 1) n times in all.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAD_PASSES_AD_REVOLVE_H
@@ -39,6 +39,15 @@ FailureOr<SmallVector<Value>>
 restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse, Operation *readPoint,
                  Value iteration, int64_t snapshots,
                  ArrayRef<SmallVector<OpFoldResult>> sizes);
+
+/// Makes `forward` (whose reverse loop `reverse` restoreByRevolve built)
+/// take the snapshots that the reverse's first iteration would take on its
+/// way from iteration 0 to the last, n - 1 (`tripCount`), and start the
+/// reverse with them. Call it when the reverse body reads none of
+/// `forward`'s own values any more: `forward` is replaced.
+LogicalResult takeForwardSnapshots(scf::ForOp forward, scf::ForOp reverse,
+                                   Value tripCount, int64_t snapshots,
+                                   ArrayRef<SmallVector<OpFoldResult>> sizes);
 
 /// Clones `loop`'s body at `b` as its `iteration`-th iteration (counted
 /// from 0) on the carried values `carried`; returns the values it yields.

@@ -77,8 +77,10 @@ for level in (0, 2):
                             torch.randn(n, 6, 4, dtype=torch.float64)))
 
 # As a loop over time: the reverse sweep stacks per-step values of dynamic
-# shape (the sizes of the first step), with checkpoints too.
-for level, checkpoint in ((0, "store"), (2, "store"), (2, "sqrt")):
+# shape (the sizes of the first step), with checkpoints too (binomial
+# checkpointing's snapshots take the sizes of the initial state).
+for level, checkpoint in ((0, "store"), (2, "store"), (2, "sqrt"),
+                          (0, "revolve:3"), (2, "revolve:3")):
     text = tad.from_torch(classifier, (x0,), dynamic_shapes={"x": {0: "batch"}})
     check("lstm as a loop", "scf.for" in text)
     module = tad.compile(text, vjp="forward", opt_level=level, checkpoint=checkpoint)

@@ -28,8 +28,8 @@ NESTED_LONG = loops_gradcheck.NESTED.replace(
     "%c4 = arith.constant 4", "%c4 = arith.constant 5")
 
 # The attribute overrides the option: the first loop is stored even under a
-# global "sqrt", the second is segmented every 4 iterations even under
-# "store".
+# global "sqrt", the second is segmented every 4 iterations and the third
+# reversed from 2 snapshots even under "store".
 ATTRIBUTES = """
 func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
   %c0 = arith.constant 0 : index
@@ -47,7 +47,12 @@ func.func @f(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
     %e = tad.add.Tensor %t, %h : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
     scf.yield %e : tensor<3xf64>
   } {tad.checkpoint = 4 : i64}
-  return %b : tensor<3xf64>
+  %c = scf.for %i = %c0 to %c13 step %c1 iter_args(%h = %b) -> (tensor<3xf64>) {
+    %m = tad.mul.Tensor %h, %w : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+    %s = tad.sin %m : tensor<3xf64>
+    scf.yield %s : tensor<3xf64>
+  } {tad.checkpoint = "revolve:2"}
+  return %c : tensor<3xf64>
 }"""
 
 # Induction variables of type i64 and i32 with run-time bounds (the "sqrt"

@@ -143,7 +143,7 @@ x = torch.randn(20, 2, 3, dtype=torch.float64)
 text = from_torch(model, [x])
 args = [x.numpy()] + [p.detach().numpy() for p in model.parameters()]
 stored = tad.compile(text, vjp="forward").forward_vjp(*args, np.ones(()))
-for scheme in ("sqrt", 3):
+for scheme in ("sqrt", 3, "revolve:4"):
     checkpointed = tad.compile(text, vjp="forward", checkpoint=scheme).forward_vjp(
         *args, np.ones(()))
     report(f"LSTM checkpoint={scheme} equals store",

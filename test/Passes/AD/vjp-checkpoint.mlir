@@ -1,6 +1,7 @@
 // RUN: tad-opt %s --split-input-file --tad-vjp="functions=f" | FileCheck %s
 // RUN: tad-opt %s --split-input-file --tad-vjp="functions=f checkpoint=sqrt" | FileCheck %s --check-prefix=SQRT
 // RUN: tad-opt %s --split-input-file --tad-vjp="functions=f checkpoint=store" | FileCheck %s --check-prefix=STORE
+// RUN: tad-opt %s --split-input-file --tad-vjp="functions=f checkpoint=revolve:3" | FileCheck %s --check-prefix=REVOLVE
 
 // h <- tanh(h w), 10 times, checkpointed every 3 iterations by the loop's
 // attribute: the forward runs 3 segments of 3, storing only h at the start
@@ -36,6 +37,10 @@
 // SQRT: tensor.empty() : tensor<3x1x4xf64>
 // STORE-LABEL: func.func @f_vjp
 // STORE: tensor.empty() : tensor<3x1x4xf64>
+// REVOLVE-LABEL: func.func @f_vjp
+// REVOLVE: tensor.empty() : tensor<3x1x4xf64>
+// REVOLVE-NOT: scf.while
+// REVOLVE: return
 
 func.func @f(%h0: tensor<1x4xf64>, %w: tensor<4x4xf64>) -> tensor<1x4xf64> {
   %c0 = arith.constant 0 : index
@@ -64,6 +69,32 @@ func.func @f(%h0: tensor<1x4xf64>, %w: tensor<4x4xf64>) -> tensor<1x4xf64> {
 // STORE-LABEL: func.func @f_vjp
 // STORE: tensor.empty() : tensor<16x3xf64>
 
+// "revolve:3" (binomial checkpointing, 3 snapshots of h): nothing is
+// stored per iteration. The forward loop takes the snapshots that the
+// first reverse iteration needs (slot 0 is x); each reverse iteration drops
+// the snapshots taken after the iteration it reverses, restores the latest
+// one, and runs sin from it up to that iteration, taking snapshots on the
+// way, before cos reads the restored h.
+// REVOLVE-LABEL: func.func @f_vjp
+// REVOLVE-NOT: tensor<16x
+// REVOLVE: %[[SLOTS:.*]] = tensor.empty() : tensor<3x3xf64>
+// REVOLVE: %[[FIRST:.*]] = tensor.insert_slice %arg0 into %[[SLOTS]]
+// REVOLVE: %[[FWD:.*]]:5 = scf.for {{.*}} iter_args(%[[H:.*]] = %arg0, %[[S:.*]] = %[[FIRST]], %{{.*}}, %{{.*}}, %{{.*}}) -> (tensor<3xf64>, tensor<3x3xf64>, tensor<3xindex>, index, index)
+// REVOLVE:   scf.if
+// REVOLVE:     tensor.insert_slice %[[H]] into %[[S]]
+// REVOLVE:   tad.sin %[[H]]
+// REVOLVE: scf.for {{.*}} iter_args(%{{.*}} = %arg1, %{{.*}} = %[[FWD]]#1, %{{.*}} = %[[FWD]]#2, %{{.*}} = %[[FWD]]#3)
+// REVOLVE:   scf.while
+// REVOLVE:   tensor.extract_slice
+// REVOLVE:   %[[AT:.*]]:5 = scf.while
+// REVOLVE:     scf.for
+// REVOLVE:       tad.sin
+// REVOLVE:     scf.if
+// REVOLVE:       tensor.insert_slice
+// REVOLVE:   tad.cos %[[AT]]#4
+// REVOLVE-NOT: tensor<16x
+// REVOLVE: return
+
 func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -84,6 +115,13 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
 // SQRT: math.sqrt
 // SQRT: math.ceil
 // SQRT: tensor.empty(%{{.*}}) : tensor<?x3xf64>
+
+// Under "revolve:3" the snapshots need no trip count: tensor<3x3xf64>.
+// REVOLVE-LABEL: func.func @f_vjp
+// REVOLVE-NOT: tensor<?x
+// REVOLVE: tensor.empty() : tensor<3x3xf64>
+// REVOLVE-NOT: tensor<?x
+// REVOLVE: return
 
 func.func @f(%x: tensor<3xf64>, %n: index) -> tensor<3xf64> {
   %c0 = arith.constant 0 : index
