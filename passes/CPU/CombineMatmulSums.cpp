@@ -117,6 +117,125 @@ struct CombineSumOfProducts : OpRewritePattern<AddTensorOp> {
   }
 };
 
+/// Stacks of a loop's thin products larger than this are not made.
+constexpr int64_t kMaxLoopStackBytes = 64 << 20;
+
+/// A loop-carried sum of thin products, `acc' = acc + a_t @ b_t` in every
+/// iteration of an scf.for with a static trip count T (the weight gradient
+/// of a recurrent layer imported as a loop, in its reverse loop): the loop
+/// stacks x_t = t(a_t) ([T, k, M]) and b_t ([T, k, N]) instead, and the
+/// sum is one product after it, `acc + t(X) @ B` with X and B the stacks
+/// viewed as [T k, M] and [T k, N], as CombineSumOfProducts makes of the
+/// same sum unrolled.
+struct CombineLoopSumOfProducts : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips || trips->getSExtValue() < 2)
+      return failure();
+    int64_t count = trips->getSExtValue();
+    Operation *yield = loop.getBody()->getTerminator();
+    for (auto [index, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto add = yield->getOperand(index).getDefiningOp<AddTensorOp>();
+      if (!add || add->getBlock() != loop.getBody() || !add->hasOneUse() ||
+          add.getAlpha() != 1.0 || !acc.hasOneUse())
+        continue;
+      Value product = add.getSelf() == acc    ? add.getOther()
+                      : add.getOther() == acc ? add.getSelf()
+                                              : Value();
+      MmOp mm = product ? soleUseBy<MmOp>(product, add) : MmOp();
+      if (!mm || mm.getType() != acc.getType())
+        continue;
+      auto type = cast<RankedTensorType>(mm.getType());
+      auto lhs = cast<RankedTensorType>(mm.getSelf().getType());
+      auto rhs = cast<RankedTensorType>(mm.getMat2().getType());
+      if (!type.hasStaticShape() || !lhs.hasStaticShape() ||
+          !rhs.hasStaticShape() ||
+          lhs.getElementType() != type.getElementType() ||
+          rhs.getElementType() != type.getElementType())
+        continue;
+      int64_t m = type.getDimSize(0), n = type.getDimSize(1),
+              k = lhs.getDimSize(1);
+      int64_t bytes = count * k * (m + n) *
+                      (type.getElementType().getIntOrFloatBitWidth() / 8);
+      if (2 * k * (m + n) > m * n || bytes > kMaxLoopStackBytes)
+        continue;
+      rewrite(rewriter, loop, index, mm, count);
+      return success();
+    }
+    return failure();
+  }
+
+private:
+  static void rewrite(PatternRewriter &rewriter, scf::ForOp loop,
+                      unsigned index, MmOp mm, int64_t count) {
+    Location loc = mm.getLoc();
+    auto lhs = cast<RankedTensorType>(mm.getSelf().getType());
+    auto rhs = cast<RankedTensorType>(mm.getMat2().getType());
+    int64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1),
+            n = rhs.getDimSize(1);
+    Type element = lhs.getElementType();
+    rewriter.setInsertionPoint(loop);
+    SmallVector<Value> stacks{
+        tensor::EmptyOp::create(rewriter, loc,
+                                ArrayRef<int64_t>{count, k, m}, element),
+        tensor::EmptyOp::create(rewriter, loc,
+                                ArrayRef<int64_t>{count, k, n}, element)};
+    Value iv = loop.getInductionVar();
+    FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+        rewriter, stacks, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location, ArrayRef<BlockArgument> args) {
+          Value offset = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
+          Value step = arith::DivSIOp::create(b, loc, offset, loop.getStep());
+          if (!step.getType().isIndex())
+            step = arith::IndexCastOp::create(b, loc, b.getIndexType(), step);
+          Value x = mm.getSelf();
+          if (auto t = soleUseBy<TOp>(x, mm))
+            x = t.getSelf();
+          else
+            x = TOp::create(b, loc, x);
+          Value values[] = {x, mm.getMat2()};
+          int64_t widths[] = {m, n};
+          SmallVector<Value> written;
+          for (auto [stack, value, width] :
+               llvm::zip_equal(args, values, widths)) {
+            SmallVector<OpFoldResult> offsets{step, b.getIndexAttr(0),
+                                              b.getIndexAttr(0)};
+            SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
+                                            b.getIndexAttr(k),
+                                            b.getIndexAttr(width)};
+            SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+            written.push_back(tensor::InsertSliceOp::create(
+                b, loc, value, stack, offsets, sizes, strides));
+          }
+          return written;
+        });
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    // The accumulator passes through the loop; the products are summed
+    // after it.
+    Operation *yield = newLoop.getBody()->getTerminator();
+    Value acc = newLoop.getRegionIterArgs()[index];
+    Operation *add = yield->getOperand(index).getDefiningOp();
+    rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, acc); });
+    rewriter.eraseOp(add);
+    rewriter.eraseOp(mm);
+
+    rewriter.setInsertionPointAfter(newLoop);
+    unsigned results = newLoop.getNumResults();
+    Value xs = ReshapeOp::create(rewriter, loc, newLoop.getResult(results - 2),
+                                 ArrayRef<int64_t>{count * k, m});
+    Value bs = ReshapeOp::create(rewriter, loc, newLoop.getResult(results - 1),
+                                 ArrayRef<int64_t>{count * k, n});
+    Value sum = MmOp::create(rewriter, loc, TOp::create(rewriter, loc, xs), bs);
+    Value total = newLoop.getResult(index);
+    auto accumulated = AddTensorOp::create(rewriter, loc, total, sum,
+                                           rewriter.getF64FloatAttr(1.0));
+    rewriter.replaceAllUsesExcept(total, accumulated, accumulated);
+  }
+};
+
 /// Where a merged product's shared dimension is dynamic, whether its pieces
 /// are thin enough to copy is known only at run time: `mm(cat(a_i),
 /// cat(b_i))` becomes `scf.if` on the total k, the merged product where the
@@ -181,7 +300,8 @@ struct TadCombineMatmulSumsPass
     : tad::impl::TadCombineMatmulSumsPassBase<TadCombineMatmulSumsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<CombineSumOfProducts>(&getContext());
+    patterns.add<CombineSumOfProducts, CombineLoopSumOfProducts>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     versionDynamicProducts(getOperation());

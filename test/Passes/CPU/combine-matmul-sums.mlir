@@ -98,3 +98,73 @@ func.func @dynamic_k(%g0: tensor<?x64xf64>, %h0: tensor<?x32xf64>,
   %s1 = tad.add.Tensor %s0, %p2 : (tensor<64x32xf64>, tensor<64x32xf64>) -> tensor<64x32xf64>
   return %s1 : tensor<64x32xf64>
 }
+
+// -----
+
+// The same sum carried by a loop (a recurrent weight's gradient in the
+// reverse loop of a layer imported as a loop): the loop stacks each
+// iteration's h_t and g_t (slot (iv - lb) / step) instead, and one
+// product of the stacks is added to the initial value after it. The
+// accumulator passes through the loop (the canonicalizer drops it).
+// CHECK-LABEL: func.func @loop_carried(
+// CHECK-DAG:     %[[SH:.*]] = tensor.empty() : tensor<4x16x256xf32>
+// CHECK-DAG:     %[[SG:.*]] = tensor.empty() : tensor<4x16x1024xf32>
+// CHECK:         %[[L:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} iter_args(%[[H:.*]] = %[[SH]], %[[G:.*]] = %[[SG]])
+// CHECK-NOT:       tad.mm
+// CHECK:           %[[SLOT:.*]] = arith.divsi
+// CHECK:           tensor.insert_slice %{{.*}} into %[[H]][%[[SLOT]], 0, 0] [1, 16, 256]
+// CHECK:           tensor.insert_slice %{{.*}} into %[[G]][%[[SLOT]], 0, 0] [1, 16, 1024]
+// CHECK:         }
+// CHECK:         %[[X:.*]] = tad.reshape %[[L]]#0 {shape = array<i64: 64, 256>}
+// CHECK:         %[[B:.*]] = tad.reshape %[[L]]#1 {shape = array<i64: 64, 1024>}
+// CHECK:         %[[XT:.*]] = tad.t %[[X]] : (tensor<64x256xf32>) -> tensor<256x64xf32>
+// CHECK:         %[[P:.*]] = tad.mm %[[XT]], %[[B]] : (tensor<256x64xf32>, tensor<64x1024xf32>) -> tensor<256x1024xf32>
+// CHECK:         %[[S:.*]] = tad.add.Tensor %arg2, %[[P]]
+// CHECK:         return %[[S]]
+func.func @loop_carried(%h: tensor<4x16x256xf32>, %g: tensor<4x16x1024xf32>, %w0: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %w0) -> (tensor<256x1024xf32>) {
+    %j = arith.divui %i, %c2 : index
+    %hi = tensor.extract_slice %h[%j, 0, 0] [1, 16, 256] [1, 1, 1] : tensor<4x16x256xf32> to tensor<16x256xf32>
+    %gi = tensor.extract_slice %g[%j, 0, 0] [1, 16, 1024] [1, 1, 1] : tensor<4x16x1024xf32> to tensor<16x1024xf32>
+    %t = tad.t %hi : (tensor<16x256xf32>) -> tensor<256x16xf32>
+    %p = tad.mm %t, %gi : (tensor<256x16xf32>, tensor<16x1024xf32>) -> tensor<256x1024xf32>
+    %s = tad.add.Tensor %acc, %p : (tensor<256x1024xf32>, tensor<256x1024xf32>) -> tensor<256x1024xf32>
+    scf.yield %s : tensor<256x1024xf32>
+  }
+  return %r : tensor<256x1024xf32>
+}
+
+// -----
+
+// Left alone: a dynamic trip count (the stacks' size), a product that is
+// not thin (k = 128 for 256x256: stacking costs more than the passes over
+// the result), an accumulator the body also reads.
+// CHECK-LABEL: func.func @loop_left_alone(
+// CHECK-COUNT-3: tad.mm
+// CHECK-NOT:     tensor.empty
+func.func @loop_left_alone(%a: tensor<256x16xf32>, %b: tensor<16x256xf32>, %c: tensor<256x128xf32>, %d: tensor<128x256xf32>, %w0: tensor<256x256xf32>, %n: index) -> (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r0 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %w0) -> (tensor<256x256xf32>) {
+    %p = tad.mm %a, %b : (tensor<256x16xf32>, tensor<16x256xf32>) -> tensor<256x256xf32>
+    %s = tad.add.Tensor %acc, %p : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+    scf.yield %s : tensor<256x256xf32>
+  }
+  %r1 = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %w0) -> (tensor<256x256xf32>) {
+    %p = tad.mm %c, %d : (tensor<256x128xf32>, tensor<128x256xf32>) -> tensor<256x256xf32>
+    %s = tad.add.Tensor %acc, %p : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+    scf.yield %s : tensor<256x256xf32>
+  }
+  %r2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %w0) -> (tensor<256x256xf32>) {
+    %p = tad.mm %a, %b : (tensor<256x16xf32>, tensor<16x256xf32>) -> tensor<256x256xf32>
+    %q = tad.mul.Tensor %acc, %p : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+    %s = tad.add.Tensor %acc, %q : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+    scf.yield %s : tensor<256x256xf32>
+  }
+  return %r0, %r1, %r2 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>
+}
