@@ -84,6 +84,38 @@ class LSTMHead(nn.Module):
         return self.head(h[0])
 
 
+class LSTMScan(nn.Module):
+    """examples/lstm's cell and head, its loop over time written with
+    tad.scan: tad imports it as one scf.for; PyTorch runs the same Python
+    loop as `lstm` (the same PyTorch program, so the ratios compare)."""
+
+    def __init__(self, input_size=128, hidden=256, out=10):
+        super().__init__()
+        self.hidden = hidden
+        self.ih = nn.Linear(input_size, 4 * hidden)
+        self.hh = nn.Linear(hidden, 4 * hidden, bias=False)
+        self.head = nn.Linear(hidden, out)
+
+    @staticmethod
+    def step(carry, x, w_ih, b_ih, w_hh):
+        h, c = carry
+        i, f, g, o = (x @ w_ih.t() + b_ih + h @ w_hh.t()).chunk(4, dim=1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        return (h, c), h
+
+    def forward(self, x):  # x: [batch, time, input]
+        import tad
+        h = x.new_zeros(x.shape[0], self.hidden)
+        (h, _), _ = tad.scan(self.step, (h, h), x.transpose(0, 1),
+                             params=(self.ih.weight, self.ih.bias, self.hh.weight))
+        return self.head(h)
+
+
+def make_lstm_scan():
+    return LSTMScan(), (torch.randn(16, 32, 128),), (torch.randn(16, 10),), F.mse_loss
+
+
 def make_lstm_loop(steps=32):
     return LSTMHead(), (torch.randn(16, steps, 128),), (torch.randn(16, 10),), F.mse_loss
 
@@ -117,6 +149,8 @@ WORKLOADS = {
     "transformer_block": (make_transformer_block,
                           "pre-LN block d=256, 4 heads, FFN 1024 GELU, seq 128, batch 8, MSE"),
     "lstm": (make_lstm, "LSTM input 128, hidden 256, 32 steps, batch 16, linear head + MSE"),
+    "lstm_scan": (make_lstm_scan, "the lstm cell and head, its 32 steps as one loop "
+                  "(tad.scan)"),
     "lstm_loop": (make_lstm_loop, "nn.LSTM (an scf.for over time) input 128, hidden 256, "
                   "32 steps, batch 16, linear head + MSE"),
     "lstm_loop_512": (make_lstm_loop_512, "the same nn.LSTM over 512 steps"),

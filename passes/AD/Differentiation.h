@@ -13,6 +13,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include <string>
 
@@ -168,6 +169,11 @@ private:
       source = *expanded;
       if (failed(expandWhileLoops(source)))
         return failure();
+      // What a loop body computes from values defined before the loop
+      // alone (a step function's `w.t()` of a captured weight) is computed
+      // once before it: the reverse sweep would store it per iteration.
+      source->walk(
+          [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
       if constexpr (DerivedT::kMode == DerivativeMode::Reverse)
         if (failed(segmentCheckpointedLoops(
                 source, static_cast<DerivedT &>(*this).checkpointScheme)))

@@ -1,4 +1,4 @@
-// RUN: tad-opt %s --tad-vjp="functions=carried,dynamic,branch,nested,counted" | FileCheck %s
+// RUN: tad-opt %s --tad-vjp="functions=carried,dynamic,branch,nested,counted,invariant" | FileCheck %s
 
 // h <- tanh(h * w), 4 times. The forward loop stacks what the rules read
 // (tanh's result and the carried h, not the product); the reverse loop runs
@@ -148,4 +148,30 @@ func.func @counted(%x: tensor<3xf32>) -> tensor<3xf32> {
     scf.yield %e : tensor<3xf32>
   }
   return %r : tensor<3xf32>
+}
+
+// A loop body that transposes a captured weight (a tad.scan step's
+// `w.t()`): the transpose depends on nothing of the loop, so it is computed
+// once before the loop, and the reverse reads it from there. Stored per
+// iteration, it was a tensor<6x8x8xf64> (32 MB for an LSTM's weights over
+// 32 steps).
+// CHECK-LABEL: func.func @invariant_vjp
+// CHECK-NOT: tensor<6x8x8xf64>
+// CHECK: %[[WT:.*]] = tad.t %arg1 : (tensor<8x8xf64>) -> tensor<8x8xf64>
+// CHECK: scf.for
+// CHECK:   tad.mm %{{.*}}, %[[WT]]
+// CHECK: scf.for
+// CHECK-NOT: tensor<6x8x8xf64>
+// CHECK: return
+func.func @invariant(%h0: tensor<2x8xf64>, %w: tensor<8x8xf64>) -> tensor<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %r = scf.for %i = %c0 to %c6 step %c1 iter_args(%h = %h0) -> (tensor<2x8xf64>) {
+    %wt = tad.t %w : (tensor<8x8xf64>) -> tensor<8x8xf64>
+    %p = tad.mm %h, %wt : (tensor<2x8xf64>, tensor<8x8xf64>) -> tensor<2x8xf64>
+    %s = tad.sin %p : tensor<2x8xf64>
+    scf.yield %s : tensor<2x8xf64>
+  }
+  return %r : tensor<2x8xf64>
 }
