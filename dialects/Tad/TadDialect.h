@@ -6,4 +6,11 @@
 
 #include "dialects/Tad/TadDialect.h.inc"
 
+namespace mlir::tad {
+/// Marks a loop whose memory does not grow with its trip count on purpose
+/// (the reverse loop of binomial checkpointing): transformations must not
+/// add storage per iteration to it (tad-combine-matmul-sums stacks).
+inline constexpr llvm::StringLiteral kBoundedMemoryAttr = "tad.bounded_memory";
+} // namespace mlir::tad
+
 #endif // TAD_DIALECT_TADDIALECT_H

@@ -2,6 +2,8 @@
 #include "passes/AD/ReverseStorage.h"
 #include "passes/AD/Revolve.h"
 
+#include "dialects/Tad/TadDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -197,6 +199,14 @@ firstIterationSizes(OpBuilder &before, scf::ForOp loop, Value tripCount,
   return sizes;
 }
 
+/// Marks the loops of a checkpointed loop's reverse (`reverse` included):
+/// their memory is bounded on purpose (kBoundedMemoryAttr).
+static void markBoundedMemory(Operation *reverse) {
+  reverse->walk([](scf::ForOp loop) {
+    loop->setAttr(kBoundedMemoryAttr, UnitAttr::get(loop.getContext()));
+  });
+}
+
 /// The reverse of a loop under binomial checkpointing: restores the carried
 /// values of the iteration to reverse from snapshots (Revolve.h) and clones
 /// `recomputed`, the ops that `reads` depend on, after them.
@@ -231,6 +241,7 @@ recomputeFromSnapshots(const PendingStorage &pending, ArrayRef<Value> reads,
     reader.clone(*op, available);
   for (Value value : reads)
     redirect(value, available.lookup(value), reverse);
+  markBoundedMemory(reverse);
   return takeForwardSnapshots(loop, reverse, pending.tripCount,
                               pending.revolveSnapshots, *sizes);
 }
@@ -351,6 +362,8 @@ static LogicalResult storeLoopValues(const PendingStorage &pending,
     reader.clone(*op, available);
   for (Value value : reads)
     redirect(value, available.lookup(value), reverse);
+  if (pending.recompute)
+    markBoundedMemory(reverse);
 
   // The forward loop writes iteration (iv - lb) / step of each stack.
   IRRewriter rewriter(loop.getContext());

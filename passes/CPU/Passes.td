@@ -633,7 +633,8 @@ def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
     The same sum carried by an `scf.for` of static trip count T
     (`acc' = acc + a_t @ b_t`, the accumulator read by nothing else, the
     product as thin as above): the loop stacks `t(a_t)` and `b_t` per
-    iteration instead (`[T, k, M]` and `[T, k, N]`, at most 64 MiB), and
+    iteration instead (`[T, k, M]` and `[T, k, N]`, at most 16 MiB; not in
+    a reverse loop of binomial checkpointing, `tad.bounded_memory`), and
     one product of the stacks, `t(X) @ B` over `k = T k_t`, is added to
     the accumulator after the loop. This is the reverse loop of a recurrent
     layer imported as a loop (docs/loops.md), the unrolled form's chain
