@@ -7,9 +7,9 @@
 #include "dialects/Tad/TadDialect.h.inc"
 
 namespace mlir::tad {
-/// Marks a loop whose memory does not grow with its trip count on purpose
-/// (the reverse loop of binomial checkpointing): transformations must not
-/// add storage per iteration to it (tad-combine-matmul-sums stacks).
+/// Marks a loop whose memory is bounded on purpose (the loops of a
+/// checkpointed loop's reverse sweep): transformations must not add storage
+/// per iteration to it (tad-combine-matmul-sums' stacks).
 inline constexpr llvm::StringLiteral kBoundedMemoryAttr = "tad.bounded_memory";
 } // namespace mlir::tad
 

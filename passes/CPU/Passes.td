@@ -634,7 +634,7 @@ def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
     (`acc' = acc + a_t @ b_t`, the accumulator read by nothing else, the
     product as thin as above): the loop stacks `t(a_t)` and `b_t` per
     iteration instead (`[T, k, M]` and `[T, k, N]`, at most 16 MiB; not in
-    a reverse loop of binomial checkpointing, `tad.bounded_memory`), and
+    the reverse of a checkpointed loop, `tad.bounded_memory`), and
     one product of the stacks, `t(X) @ B` over `k = T k_t`, is added to
     the accumulator after the loop. This is the reverse loop of a recurrent
     layer imported as a loop (docs/loops.md), the unrolled form's chain
