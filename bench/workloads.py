@@ -84,38 +84,31 @@ class LSTMHead(nn.Module):
         return self.head(h[0])
 
 
-class LSTMScan(nn.Module):
+def make_lstm():
     """examples/lstm's cell and head, its loop over time written with
     tad.scan: tad imports it as one scf.for (compiled once, whatever the
     sequence length); PyTorch runs the same Python loop as examples/lstm's
     (`lstm_unrolled`, which tad unrolls), so the ratios of the two
     workloads compare."""
+    import tad
 
-    def __init__(self, input_size=128, hidden=256, out=10):
-        super().__init__()
-        self.hidden = hidden
-        self.ih = nn.Linear(input_size, 4 * hidden)
-        self.hh = nn.Linear(hidden, 4 * hidden, bias=False)
-        self.head = nn.Linear(hidden, out)
+    class LSTMScan(_example("lstm").LSTM):
+        @staticmethod
+        def step(carry, x, w_ih, b_ih, w_hh):
+            h, c = carry
+            i, f, g, o = (x @ w_ih.t() + b_ih + h @ w_hh.t()).chunk(4, dim=1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            h = torch.sigmoid(o) * torch.tanh(c)
+            return (h, c), h
 
-    @staticmethod
-    def step(carry, x, w_ih, b_ih, w_hh):
-        h, c = carry
-        i, f, g, o = (x @ w_ih.t() + b_ih + h @ w_hh.t()).chunk(4, dim=1)
-        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-        h = torch.sigmoid(o) * torch.tanh(c)
-        return (h, c), h
+        def forward(self, x):  # x: [batch, time, input]
+            h = x.new_zeros(x.shape[0], self.hidden)
+            (h, _), _ = tad.scan(self.step, (h, h), x.transpose(0, 1),
+                                 params=(self.ih.weight, self.ih.bias, self.hh.weight))
+            return self.head(h)
 
-    def forward(self, x):  # x: [batch, time, input]
-        import tad
-        h = x.new_zeros(x.shape[0], self.hidden)
-        (h, _), _ = tad.scan(self.step, (h, h), x.transpose(0, 1),
-                             params=(self.ih.weight, self.ih.bias, self.hh.weight))
-        return self.head(h)
-
-
-def make_lstm():
-    return LSTMScan(), (torch.randn(16, 32, 128),), (torch.randn(16, 10),), F.mse_loss
+    model = LSTMScan(input_size=128, hidden=256, out=10)
+    return model, (torch.randn(16, 32, 128),), (torch.randn(16, 10),), F.mse_loss
 
 
 def make_lstm_loop(steps=32):

@@ -70,12 +70,11 @@ static Value toIndex(OpBuilder &b, Location loc, Value value) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
 }
 
-/// Offsets, sizes and strides of the slice of a stack that holds one
-/// iteration's value of sizes `valueSizes`.
-static void sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> valueSizes,
-                    Value iteration, SmallVectorImpl<OpFoldResult> &offsets,
-                    SmallVectorImpl<OpFoldResult> &sizes,
-                    SmallVectorImpl<OpFoldResult> &strides) {
+void mlir::tad::sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> valueSizes,
+                        Value iteration,
+                        SmallVectorImpl<OpFoldResult> &offsets,
+                        SmallVectorImpl<OpFoldResult> &sizes,
+                        SmallVectorImpl<OpFoldResult> &strides) {
   offsets.push_back(iteration);
   sizes.push_back(b.getIndexAttr(1));
   strides.push_back(b.getIndexAttr(1));

@@ -24,6 +24,14 @@
 
 namespace mlir::tad {
 
+/// Offsets, sizes and strides of the slice of a stack (a tensor with a
+/// leading iteration or slot dimension) that holds entry `iteration` of
+/// sizes `valueSizes`.
+void sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> valueSizes, Value iteration,
+             SmallVectorImpl<OpFoldResult> &offsets,
+             SmallVectorImpl<OpFoldResult> &sizes,
+             SmallVectorImpl<OpFoldResult> &strides);
+
 /// Makes the forward values that each entry's reverse reads available there.
 /// `pending` is in the order the sweep records entries: innermost first.
 LogicalResult storeForReverse(MutableArrayRef<PendingStorage> pending);

@@ -1,5 +1,6 @@
 //===- Revolve.cpp - binomial checkpointing of a reverse loop -------------===//
 #include "passes/AD/Revolve.h"
+#include "passes/AD/ReverseStorage.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -59,22 +60,6 @@ struct Snapshots {
 };
 } // namespace
 
-/// Offsets, sizes and strides of slot `slot` of a stack of values of sizes
-/// `valueSizes`.
-static void slotOf(OpBuilder &b, ArrayRef<OpFoldResult> valueSizes, Value slot,
-                   SmallVectorImpl<OpFoldResult> &offsets,
-                   SmallVectorImpl<OpFoldResult> &sizes,
-                   SmallVectorImpl<OpFoldResult> &strides) {
-  offsets.push_back(slot);
-  sizes.push_back(b.getIndexAttr(1));
-  strides.push_back(b.getIndexAttr(1));
-  for (OpFoldResult size : valueSizes) {
-    offsets.push_back(b.getIndexAttr(0));
-    sizes.push_back(size);
-    strides.push_back(b.getIndexAttr(1));
-  }
-}
-
 /// Writes `values` into slot `slot` of `stacks`.
 static SmallVector<Value> writeSlot(OpBuilder &b, Location loc,
                                     ValueRange stacks, ValueRange values,
@@ -84,7 +69,7 @@ static SmallVector<Value> writeSlot(OpBuilder &b, Location loc,
   for (auto [stack, value, valueSizes] : llvm::zip_equal(stacks, values, sizes)) {
     if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
       SmallVector<OpFoldResult> offsets, slotSizes, strides;
-      slotOf(b, valueSizes, slot, offsets, slotSizes, strides);
+      sliceOf(b, valueSizes, slot, offsets, slotSizes, strides);
       written.push_back(tensor::InsertSliceOp::create(
           b, loc, value, stack, offsets, slotSizes, strides));
     } else {
@@ -103,7 +88,7 @@ static SmallVector<Value> readSlot(OpBuilder &b, Location loc,
   for (auto [stack, type, valueSizes] : llvm::zip_equal(stacks, types, sizes)) {
     if (auto tensor = dyn_cast<RankedTensorType>(type)) {
       SmallVector<OpFoldResult> offsets, slotSizes, strides;
-      slotOf(b, valueSizes, slot, offsets, slotSizes, strides);
+      sliceOf(b, valueSizes, slot, offsets, slotSizes, strides);
       read.push_back(tensor::ExtractSliceOp::create(
           b, loc, tensor, stack, offsets, slotSizes, strides));
     } else {
