@@ -3,6 +3,7 @@
 #include "passes/AD/ReverseStorage.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -153,12 +154,6 @@ static Snapshots firstSnapshot(OpBuilder &b, Location loc, TypeRange types,
   return slots;
 }
 
-static Value toIndex(OpBuilder &b, Location loc, Value value) {
-  if (value.getType().isIndex())
-    return value;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-}
-
 FailureOr<SmallVector<Value>>
 mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
                             Operation *readPoint, Value iteration,
@@ -191,7 +186,7 @@ mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
           slots.stacks.push_back(arg);
         slots.taken = args[count];
         Value used = args[count + 1];
-        Value target = toIndex(b, loc, iteration);
+        Value target = getValueOrCreateCastToIndexLike(b, loc, b.getIndexType(), iteration);
         Value one = m.constant(1);
 
         // Drop the snapshots taken after the target (slot 0 never is).
@@ -237,9 +232,8 @@ mlir::tad::restoreByRevolve(scf::ForOp forward, scf::ForOp &reverse,
               auto run = scf::ForOp::create(
                   wb, l, reached, next, w.constant(1), values,
                   [&](OpBuilder &fb, Location fl, Value j, ValueRange carried) {
-                    Value i = j;
-                    if (!ivType.isIndex())
-                      i = arith::IndexCastOp::create(fb, fl, ivType, j);
+                    Value i =
+                        getValueOrCreateCastToIndexLike(fb, fl, ivType, j);
                     scf::YieldOp::create(
                         fb, fl, cloneIteration(fb, forward, i, carried));
                   });
@@ -290,7 +284,8 @@ LogicalResult mlir::tad::takeForwardSnapshots(scf::ForOp forward,
   unsigned firstSlotInit = reverse.getInitArgs().size() - (count + 2);
   OpBuilder before(forward);
   IndexMath outer{before, loc};
-  Value n = toIndex(before, loc, tripCount);
+  Value n = getValueOrCreateCastToIndexLike(before, loc, before.getIndexType(),
+                                           tripCount);
   Value one = outer.constant(1);
   // The first snapshot after slot 0, as the reverse's first iteration (the
   // last forward one, n - 1) would place it.
@@ -316,8 +311,8 @@ LogicalResult mlir::tad::takeForwardSnapshots(scf::ForOp forward,
         Value inUse = args[count + 1], next = args[count + 2];
         Value offset = arith::SubIOp::create(b, loc, iv,
                                              forward.getLowerBound());
-        Value j = toIndex(
-            b, loc,
+        Value j = getValueOrCreateCastToIndexLike(
+            b, loc, b.getIndexType(),
             arith::DivSIOp::create(b, loc, offset, forward.getStep()));
         Value take = arith::AndIOp::create(
             b, loc,

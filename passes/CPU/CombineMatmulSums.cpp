@@ -9,6 +9,7 @@
 #include "dialects/Tad/TadOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -191,9 +192,9 @@ private:
         rewriter, stacks, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &b, Location, ArrayRef<BlockArgument> args) {
           Value offset = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
-          Value step = arith::DivSIOp::create(b, loc, offset, loop.getStep());
-          if (!step.getType().isIndex())
-            step = arith::IndexCastOp::create(b, loc, b.getIndexType(), step);
+          Value slot = getValueOrCreateCastToIndexLike(
+              b, loc, b.getIndexType(),
+              arith::DivSIOp::create(b, loc, offset, loop.getStep()));
           Value x = mm.getSelf();
           if (auto t = soleUseBy<TOp>(x, mm))
             x = t.getSelf();
@@ -204,7 +205,7 @@ private:
           SmallVector<Value> written;
           for (auto [stack, value, width] :
                llvm::zip_equal(args, values, widths)) {
-            SmallVector<OpFoldResult> offsets{step, b.getIndexAttr(0),
+            SmallVector<OpFoldResult> offsets{slot, b.getIndexAttr(0),
                                               b.getIndexAttr(0)};
             SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
                                             b.getIndexAttr(k),
