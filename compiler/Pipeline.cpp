@@ -99,6 +99,9 @@ static void addBufferOptimizations(OpPassManager &pm,
   if (contractions.parallel)
     pm.addNestedPass<func::FuncOp>(tad::createTadParallelizeLoopsPass());
   pm.addPass(tad::createTadReassociateReductionsPass());
+  // After reassociation: a short row's reduction is vectorized along the
+  // row only if its combiner may be reordered.
+  pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeRowReductionsPass());
   addCleanups(pm);
 }
 

@@ -662,6 +662,40 @@ def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TadVectorizeRowReductionsPass
+    : Pass<"tad-vectorize-row-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Reduce short contiguous rows with vector loads and one "
+                "horizontal reduction per row";
+  let description = [{
+    On buffers, after `tad-reassociate-reductions`. A linalg op whose only
+    reduction is its innermost loop, over a short static row (one to
+    `max-vectors` vector registers: the 64 features of a layer norm or the
+    keys of a softmax) read contiguously, is tiled into one row per tile
+    (its parallel loops become `scf.for`s inside whatever `scf.parallel`
+    holds it) and each row is vectorized: whole-row vector loads, the body
+    on vectors, one `vector.reduction` (reassociated, as its combiner
+    already was) into the row's accumulator.
+
+    Left to LLVM, such a row's loop is fully unrolled and the loop over
+    rows vectorized instead, one gather per element of the row: a row sum
+    over [25088, 64] f32 ran at 0.6 ms. Longer rows (more than
+    `max-vectors` registers) stay as they were: LLVM vectorizes their
+    inner loop itself. Only f32 and f64 operands (and integer or i1 ones
+    such as masks); an op the upstream vectorizer refuses stays scalar.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the host's)">,
+    Option<"maxVectors", "max-vectors", "int64_t", /*default=*/"16",
+           "Rows longer than this many vector registers are left to LLVM">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+}
+
 def TadControlFlowToLLVMPass
     : Pass<"tad-convert-cf-to-llvm", "::mlir::ModuleOp"> {
   let summary = "convert-cf-to-llvm that also converts AMX tile block "
