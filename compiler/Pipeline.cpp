@@ -101,7 +101,8 @@ static void addBufferOptimizations(OpPassManager &pm,
   pm.addPass(tad::createTadReassociateReductionsPass());
   // After reassociation: a short row's reduction is vectorized along the
   // row only if its combiner may be reordered.
-  pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeRowReductionsPass());
+  if (options.rowReductions)
+    pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeRowReductionsPass());
   addCleanups(pm);
 }
 

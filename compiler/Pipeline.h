@@ -48,6 +48,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Copy the B operand of large matmuls into register-"
                      "tile-wide panels first (default: on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rowReductions{
+      *this, "row-reductions",
+      llvm::cl::desc("Vectorize reductions along short contiguous rows "
+                     "along the row (tad-vectorize-row-reductions; default: "
+                     "on)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run the outer loops of large matmul-like ops on all "

@@ -103,6 +103,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
   cpu.dynamicBlocks = ArrayRef<int64_t>(llvm::to_vector(options.dynamicBlocks));
   cpu.printSchedule = options.printSchedule;
   cpu.matmulPack = options.matmulPack;
+  cpu.rowReductions = options.rowReductions;
   cpu.outlineKernels = options.outlineKernels;
   cpu.parallel = options.parallel && hasOpenMP();
   buildTadToLLVMPipeline(pm, cpu);

@@ -101,6 +101,10 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
       *this, "matmul-pack",
       llvm::cl::desc("Pack the B operand of large matmuls"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rowReductions{
+      *this, "row-reductions",
+      llvm::cl::desc("Vectorize reductions along short rows along the row"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Parallel loops with OpenMP where tad found libomp"),

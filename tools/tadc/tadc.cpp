@@ -176,6 +176,12 @@ static cl::opt<bool> matmulPack(
     cl::desc("Copy the B operand of large matmuls into register-tile-wide "
              "panels before the kernel at -O2+ (default: on)"),
     cl::init(true), cl::cat(tadcCategory));
+static cl::opt<bool> rowReductions(
+    "row-reductions",
+    cl::desc("Vectorize reductions along short contiguous rows (a layer "
+             "norm's or softmax's features) along the row at -O2+ "
+             "(default: on)"),
+    cl::init(true), cl::cat(tadcCategory));
 static cl::opt<bool> parallel(
     "parallel",
     cl::desc("Run the outer loops of large matmul-like ops on all cores "
@@ -267,6 +273,7 @@ static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   assign(pipeline.matmulRegisterTile, matmulRegisterTile);
   assign(pipeline.dynamicBlocks, dynamicBlocks);
   pipeline.matmulPack = matmulPack;
+  pipeline.rowReductions = rowReductions;
   pipeline.parallel = parallel;
   pipeline.outlineKernels = outlineKernels;
   pipeline.printSchedule = printSchedule;
