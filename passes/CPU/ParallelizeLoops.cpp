@@ -77,24 +77,45 @@ int64_t iterationCost(linalg::LinalgOp op) {
   return std::max<int64_t>(ops / 2, 1);
 }
 
-/// Splits `op`, a reduction of 1-D operands into a 0-D output, into `parts`
-/// partial reductions of consecutive chunks on the cores (into a buffer of
-/// partial results that starts at the combiner's neutral element) and a
-/// final reduction of the partial results into the output. Fails (changing
-/// nothing) for other shapes and for combiners without a neutral element.
-LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
-                                 int64_t parts) {
-  if (op.getNumLoops() != 1 || op.getNumDpsInits() != 1 ||
+/// Splits `op`, whose outermost loop is a reduction (a loss over 1-D
+/// operands into a scalar; a column sum of [rows, features] into
+/// [features]), into `parts` partial reductions of consecutive chunks of
+/// that loop on the cores, each into its own slice of a buffer of partial
+/// results [parts, output...] that starts at the combiner's neutral
+/// element, and a final reduction of the partial results into the output
+/// (which keeps its initial value). Fails (changing nothing) for other
+/// shapes, for operands that index the loop other than as one whole
+/// dimension, and for combiners without a neutral element.
+LogicalResult splitOuterReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                                  int64_t parts) {
+  if (op.getNumDpsInits() != 1 ||
       op.getIteratorTypesArray()[0] != utils::IteratorType::reduction)
     return failure();
   OpOperand *init = op.getDpsInitOperand(0);
   auto initType = dyn_cast<MemRefType>(init->get().getType());
-  if (!initType || initType.getRank() != 0 ||
-      !op.getMatchingIndexingMap(init).isConstant())
+  AffineMap initMap = op.getMatchingIndexingMap(init);
+  if (!initType || !initMap.isProjectedPermutation() ||
+      initMap.isFunctionOfDim(0))
     return failure();
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (!op.getMatchingIndexingMap(input).isIdentity())
+  // Each input reads the loop as one of its dimensions (sliced per part)
+  // or not at all (read whole by every part).
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr outerDim = getAffineDimExpr(0, ctx);
+  SmallVector<std::optional<unsigned>> slicedDims;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!isa<MemRefType>(input->get().getType()))
       return failure();
+    std::optional<unsigned> sliced;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      if (!expr.isFunctionOfDim(0))
+        continue;
+      if (expr != outerDim || sliced)
+        return failure();
+      sliced = i;
+    }
+    slicedDims.push_back(sliced);
+  }
   int64_t extent = op.getStaticLoopRanges()[0];
   if (ShapedType::isDynamic(extent) || extent % parts != 0)
     return failure();
@@ -108,9 +129,11 @@ LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
     return failure();
 
   Location loc = op.getLoc();
-  Type elemType = initType.getElementType();
   rewriter.setInsertionPoint(op);
-  auto partialsType = MemRefType::get({parts}, elemType);
+  SmallVector<int64_t> partialsShape{parts};
+  llvm::append_range(partialsShape, initType.getShape());
+  auto partialsType =
+      MemRefType::get(partialsShape, initType.getElementType());
   Value partials = memref::AllocOp::create(rewriter, loc, partialsType);
   Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
   linalg::FillOp::create(rewriter, loc, neutralValue, partials);
@@ -126,34 +149,53 @@ LogicalResult splitFullReduction(RewriterBase &rewriter, linalg::GenericOp op,
   Value chunkSize = arith::ConstantIndexOp::create(rewriter, loc, chunk);
   Value offset = arith::MulIOp::create(rewriter, loc, part, chunkSize);
   OpFoldResult unit = rewriter.getIndexAttr(1);
-  SmallVector<Value> chunks;
-  for (OpOperand *input : op.getDpsInputOperands())
-    chunks.push_back(memref::SubViewOp::create(
-        rewriter, loc, input->get(), ArrayRef<OpFoldResult>{offset},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(chunk)},
-        ArrayRef<OpFoldResult>{unit}));
+  OpFoldResult zeroAttr = rewriter.getIndexAttr(0);
+  IRMapping mapping;
+  for (auto [input, sliced] :
+       llvm::zip(op.getDpsInputOperands(), slicedDims)) {
+    if (!sliced)
+      continue;
+    auto type = cast<MemRefType>(input->get().getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), zeroAttr);
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(ctx, type.getShape());
+    SmallVector<OpFoldResult> strides(type.getRank(), unit);
+    offsets[*sliced] = offset;
+    sizes[*sliced] = rewriter.getIndexAttr(chunk);
+    mapping.map(input->get(),
+                memref::SubViewOp::create(rewriter, loc, input->get(),
+                                          offsets, sizes, strides));
+  }
+  // The part's slice of the partial results, with the output's shape.
+  SmallVector<OpFoldResult> offsets(partialsType.getRank(), zeroAttr);
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(ctx, partialsType.getShape());
+  SmallVector<OpFoldResult> strides(partialsType.getRank(), unit);
+  offsets[0] = part;
+  sizes[0] = unit;
   auto partialType =
       cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
-          {}, partialsType, ArrayRef<OpFoldResult>{part},
-          ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit}));
-  Value partial = memref::SubViewOp::create(
-      rewriter, loc, partialType, partials, ArrayRef<OpFoldResult>{part},
-      ArrayRef<OpFoldResult>{unit}, ArrayRef<OpFoldResult>{unit});
-  IRMapping mapping;
-  for (auto [input, c] : llvm::zip(op.getDpsInputOperands(), chunks))
-    mapping.map(input->get(), c);
+          initType.getShape(), partialsType, offsets, sizes, strides));
+  Value partial = memref::SubViewOp::create(rewriter, loc, partialType,
+                                            partials, offsets, sizes, strides);
   mapping.map(init->get(), partial);
   rewriter.clone(*op.getOperation(), mapping);
 
   // The output (with its initial value) combines the partial results.
   rewriter.setInsertionPointAfter(loop);
-  MLIRContext *ctx = rewriter.getContext();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-  AffineMap toScalar = AffineMap::get(1, 0, {}, ctx);
+  unsigned rank = initType.getRank();
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+  AffineMap dropParts = AffineMap::get(
+      rank + 1, 0,
+      llvm::map_to_vector(llvm::seq<unsigned>(1, rank + 1),
+                          [&](unsigned d) { return getAffineDimExpr(d, ctx); }),
+      ctx);
+  SmallVector<utils::IteratorType> iterators(rank + 1,
+                                             utils::IteratorType::parallel);
+  iterators[0] = utils::IteratorType::reduction;
   linalg::GenericOp::create(
       rewriter, loc, ValueRange{partials}, ValueRange{init->get()},
-      ArrayRef<AffineMap>{identity, toScalar},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+      ArrayRef<AffineMap>{all, dropParts}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
         IRMapping operands;
         // The combiner's operands: the output argument and the value
@@ -235,14 +277,19 @@ void TadParallelizeLoopsPass::runOnOperation() {
       if (outer * ranges[d] >= kMinParallelIterations)
         break;
     }
-    if (dims.empty()) {
-      // A reduction over everything (a loss): partial results on the cores.
+    // No parallel dimension to split (a loss) or too few parallel
+    // iterations (a column sum over 64 features): partial results of the
+    // outermost loop, a reduction, on the cores.
+    auto splitReduction = [&] {
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       int64_t chunk =
-          tileSize(volume, 1, llvm::divideCeil(minWorkPerTile, cost),
-                   kTargetIterations);
-      if (generic && chunk < volume)
-        (void)splitFullReduction(rewriter, generic, volume / chunk);
+          tileSize(ranges[0], volume / ranges[0],
+                   llvm::divideCeil(minWorkPerTile, cost), kTargetIterations);
+      if (generic && chunk < ranges[0])
+        (void)splitOuterReduction(rewriter, generic, ranges[0] / chunk);
+    };
+    if (dims.empty()) {
+      splitReduction();
       continue;
     }
     unsigned last = dims.back();
@@ -252,8 +299,10 @@ void TadParallelizeLoopsPass::runOnOperation() {
                  llvm::divideCeil(kTargetIterations, outer));
     if (last + 1 == ranges.size())
       tile = std::min(ranges[last], std::max(tile, kMinInnermostTile));
-    if (outer == 1 && tile >= ranges[last])
-      continue; // one iteration: nothing to share
+    if (outer == 1 && tile >= ranges[last]) {
+      splitReduction(); // one parallel iteration: nothing else to share
+      continue;
+    }
 
     SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
     for (unsigned d : dims)

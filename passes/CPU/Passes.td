@@ -203,10 +203,13 @@ def TadParallelizeLoopsPass
     them. The tile gives about 64 iterations (for load balance with any
     thread count) of at least `min-work-per-tile` work each. Smaller ops
     stay on one thread: an OpenMP fork/join costs a few microseconds.
-    A reduction of 1-D operands into a scalar (a loss: no parallel
-    dimension) whose combiner has a neutral element is split into about 64
-    chunks reduced on the cores into partial results, then a reduction of
-    those into the output; other reductions over all dimensions stay
+    An op whose outermost loop is a reduction and that has no parallel
+    dimension to share (a loss into a scalar) or one too short to split (a
+    column sum over 64 features: one tile of at least 128 columns) is split
+    along that loop instead, if its combiner has a neutral element and each
+    operand reads the loop as one whole dimension or not at all: about 64
+    chunks reduced on the cores into partial results [chunks, output...],
+    then a reduction of those into the output. Other such reductions stay
     serial.
   }];
   let options = [
@@ -680,8 +683,10 @@ def TadVectorizeRowReductionsPass
     rows vectorized instead, one gather per element of the row: a row sum
     over [25088, 64] f32 ran at 0.6 ms. Longer rows (more than
     `max-vectors` registers) stay as they were: LLVM vectorizes their
-    inner loop itself. Only f32 and f64 operands (and integer or i1 ones
-    such as masks); an op the upstream vectorizer refuses stays scalar.
+    inner loop itself. Only f32, f64 and integer operands of whole bytes
+    (not bf16/f16 ones, nor i1 masks: LLVM packs an i1 vector's elements
+    as bits, a memref of i1 holds bytes); an op the upstream vectorizer
+    refuses stays scalar.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",

@@ -34,11 +34,16 @@ struct TadVectorizeRowReductionsPass
   void runOnOperation() override;
 };
 
-/// Element types whose vectors the x86 backend selects in any op (bf16 and
-/// f16 vectors it cannot always promote; those ops stay as they were).
+/// Element types whose vectors load and compute like their scalars: not
+/// bf16 and f16 (the x86 backend cannot always promote their vectors), and
+/// not i1, whose vectors LLVM packs as bits while a memref of i1 holds a
+/// byte per element (a boolean mask read as a vector<10xi1> took its bits
+/// from the first two bytes: where()'s VJP came out wrong).
 bool hasVectorFriendlyElements(MemRefType type) {
   Type element = type.getElementType();
-  return element.isF32() || element.isF64() || element.isSignlessInteger();
+  return element.isF32() || element.isF64() ||
+         (element.isSignlessInteger() &&
+          element.getIntOrFloatBitWidth() % 8 == 0);
 }
 
 /// Whether a float sum or product combiner may be reassociated: a vector

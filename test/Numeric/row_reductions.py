@@ -1,7 +1,7 @@
 """Reductions along short rows (tad-vectorize-row-reductions: rows of one
 to 16 vector registers, vectorized along the row) against torch.autograd in
-float64 and float32: softmax, log_softmax, layer norm, sum, amax, var,
-logsumexp and a causally masked softmax, at row lengths on both sides of
+float64 and float32: softmax, log_softmax, layer norm, sum, a sum through a
+boolean mask, amax, var, logsumexp and a causally masked softmax, at row lengths on both sides of
 the pass's bounds (16 to 257 with AVX-512; 8 with AVX2) and row counts that
 run serial and on all cores; forward and VJP, at -O0 and -O3."""
 import sys
@@ -32,7 +32,11 @@ def causal_softmax(_, x):
     return torch.softmax(x.masked_fill(mask, float("-inf")), dim=-1)
 
 
+MASK = torch.rand(257, generator=torch.Generator().manual_seed(2)) > 0.5
+
+
 OPS = {
+    "masked sum": lambda _, x: torch.where(MASK[:x.shape[-1]], x, 0.0).sum(-1),
     "softmax": lambda _, x: torch.softmax(x * 1.5, dim=-1),
     "log_softmax": lambda _, x: F.log_softmax(x, dim=-1),
     "layer_norm": lambda m, x: m.norm(x),
@@ -41,7 +45,7 @@ OPS = {
     "var": lambda _, x: torch.var(x, -1),
     "logsumexp": lambda _, x: torch.logsumexp(x, -1),
 }
-SHAPES = [(3, 16), (2048, 64), (5, 100), (1024, 256), (7, 257), (3, 8)]
+SHAPES = [(3, 16), (2048, 64), (5, 100), (1024, 256), (7, 257), (3, 8), (4, 10)]
 TOLERANCE = {torch.float64: 1e-11, torch.float32: 2e-5}
 
 

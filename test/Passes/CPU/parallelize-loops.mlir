@@ -112,6 +112,60 @@ func.func @total(%a: memref<1048576xf32>, %b: memref<f32>) {
 
 // -----
 
+// A column sum over 64 features (a layer norm's weight gradient) has too
+// few parallel iterations to share: its outermost loop, the reduction over
+// 25088 rows, is split into 64 chunks of 392 rows reduced into partial
+// rows [64, 64] on the cores; the operands that read the rows are sliced,
+// the one that does not (the weight) is read whole by every part.
+// CHECK-LABEL: func.func @column_sum(
+//       CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<64x64xf32>
+//       CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[PARTIALS]] : memref<64x64xf32>)
+//       CHECK: scf.parallel (%[[PART:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+//       CHECK:   %[[OFFSET:.*]] = arith.muli %[[PART]], %c392
+//       CHECK:   %[[X:.*]] = memref.subview %arg0[%[[OFFSET]], 0] [392, 64] [1, 1]
+//       CHECK:   %[[R:.*]] = memref.subview %arg1[%[[OFFSET]], 0] [392, 1] [1, 1]
+//       CHECK:   %[[PARTIAL:.*]] = memref.subview %[[PARTIALS]][%[[PART]], 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[X]], %[[R]], %arg2 : {{.*}}) outs(%[[PARTIAL]] :
+//       CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[PARTIALS]] : memref<64x64xf32>) outs(%arg3 : memref<64xf32>)
+//       CHECK: memref.dealloc %[[PARTIALS]]
+// An operand that reads every other row (d0 * 2) is no chunk of whole
+// rows: the column sum stays serial.
+// CHECK-LABEL: func.func @every_other_row(
+//   CHECK-NOT: scf.parallel
+func.func @column_sum(%x: memref<25088x64xf32>, %rstd: memref<25088x1xf32>,
+                      %w: memref<64xf32>, %out: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, 0)>,
+                                   affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x, %rstd, %w : memref<25088x64xf32>, memref<25088x1xf32>, memref<64xf32>)
+      outs(%out : memref<64xf32>) {
+  ^bb0(%a: f32, %r: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %r : f32
+    %1 = arith.mulf %0, %b : f32
+    %2 = arith.addf %1, %acc : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
+func.func @every_other_row(%x: memref<25088x64xf32>, %y: memref<50176x64xf32>,
+                           %out: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0 * 2, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x, %y : memref<25088x64xf32>, memref<50176x64xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %0, %acc : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 // An outermost dimension of 5 iterations balances badly (3 and 2 on two
 // threads): the next parallel dimension joins, 25 iterations in all.
 // CHECK-LABEL: func.func @im2col_like(

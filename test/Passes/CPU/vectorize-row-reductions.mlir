@@ -153,3 +153,26 @@ func.func @strided(%a: memref<64x32xf32>, %b: memref<32xf32>) {
   }
   return
 }
+
+// -----
+
+#mask = affine_map<(d0, d1, d2) -> (d1, d2)>
+#rows = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A row read through a boolean mask (where()'s VJP) stays a loop: an i1
+// vector is bits in LLVM, a memref of i1 bytes.
+// CHECK-LABEL: func.func @masked(
+//   CHECK-NOT: vector.load
+//       CHECK: linalg.generic
+func.func @masked(%m: memref<10x16xi1>, %g: memref<10x10x16xf64>, %out: memref<10x10xf64>) {
+  %zero = arith.constant 0.0 : f64
+  linalg.generic {indexing_maps = [#mask, #rows, #row], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%m, %g : memref<10x16xi1>, memref<10x10x16xf64>) outs(%out : memref<10x10xf64>) {
+  ^bb0(%c: i1, %in: f64, %acc: f64):
+    %0 = arith.select %c, %zero, %in : f64
+    %1 = arith.addf %0, %acc fastmath<reassoc> : f64
+    linalg.yield %1 : f64
+  }
+  return
+}
