@@ -88,7 +88,9 @@ int64_t iterationCost(linalg::LinalgOp op) {
 /// dimension, and for combiners without a neutral element.
 LogicalResult splitOuterReduction(RewriterBase &rewriter, linalg::GenericOp op,
                                   int64_t parts) {
-  if (op.getNumDpsInits() != 1 ||
+  // A part's loop starts at 0 again: linalg.index would name the row
+  // within the chunk.
+  if (op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
       op.getIteratorTypesArray()[0] != utils::IteratorType::reduction)
     return failure();
   OpOperand *init = op.getDpsInitOperand(0);

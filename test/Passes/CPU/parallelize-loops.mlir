@@ -128,8 +128,12 @@ func.func @total(%a: memref<1048576xf32>, %b: memref<f32>) {
 //       CHECK:   linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[X]], %[[R]], %arg2 : {{.*}}) outs(%[[PARTIAL]] :
 //       CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[PARTIALS]] : memref<64x64xf32>) outs(%arg3 : memref<64xf32>)
 //       CHECK: memref.dealloc %[[PARTIALS]]
+// A body that reads the row's index (a position weight) would see the
+// index within a chunk: it stays serial.
+// CHECK-LABEL: func.func @row_index(
+//   CHECK-NOT: scf.parallel
 // An operand that reads every other row (d0 * 2) is no chunk of whole
-// rows: the column sum stays serial.
+// rows: the column sum stays serial too.
 // CHECK-LABEL: func.func @every_other_row(
 //   CHECK-NOT: scf.parallel
 func.func @column_sum(%x: memref<25088x64xf32>, %rstd: memref<25088x1xf32>,
@@ -146,6 +150,21 @@ func.func @column_sum(%x: memref<25088x64xf32>, %rstd: memref<25088x1xf32>,
     %1 = arith.mulf %0, %b : f32
     %2 = arith.addf %1, %acc : f32
     linalg.yield %2 : f32
+  }
+  return
+}
+func.func @row_index(%x: memref<25088x64xf32>, %out: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<25088x64xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %0 = arith.mulf %a, %f : f32
+    %1 = arith.addf %0, %acc : f32
+    linalg.yield %1 : f32
   }
   return
 }
