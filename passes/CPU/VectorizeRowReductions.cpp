@@ -114,12 +114,15 @@ scf::ForOp vectorizeRows(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->loops.empty() || tiled->tiledOps.size() != 1)
+  if (failed(tiled))
     return nullptr;
-  auto outer = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
-  if (!outer)
-    return nullptr;
+  // The tiles compute what `op` did (on buffers: no results to replace).
   rewriter.eraseOp(op);
+  auto outer = tiled->loops.empty()
+                   ? scf::ForOp()
+                   : dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+  if (!outer || tiled->tiledOps.size() != 1)
+    return nullptr; // the tiles stay scalar loops
 
   // A tile of size 1 divides every loop: the tile's shapes are static.
   Operation *tile = tiled->tiledOps.front();
