@@ -49,11 +49,12 @@ bool hasVectorFriendlyElements(MemRefType type) {
 /// Whether a float sum or product combiner may be reassociated: a vector
 /// reduction adds in another order than the loop.
 bool isReorderable(Operation *combiner) {
-  if (auto add = dyn_cast<arith::AddFOp>(combiner))
-    return bitEnumContainsAll(add.getFastmath(), arith::FastMathFlags::reassoc);
-  if (auto mul = dyn_cast<arith::MulFOp>(combiner))
-    return bitEnumContainsAll(mul.getFastmath(), arith::FastMathFlags::reassoc);
-  return true; // max, min and integer combiners do not round
+  if (!isa<arith::AddFOp, arith::MulFOp>(combiner))
+    return true; // max, min and integer combiners do not round
+  return bitEnumContainsAll(cast<arith::ArithFastMathInterface>(combiner)
+                                .getFastMathFlagsAttr()
+                                .getValue(),
+                            arith::FastMathFlags::reassoc);
 }
 
 /// Whether `op` reduces short contiguous rows: a static iteration space whose
@@ -104,7 +105,8 @@ bool isShortRowReduction(linalg::GenericOp op, int64_t vectorBits,
 }
 
 /// Tiles `op` into one row per tile and vectorizes each row; returns the
-/// outermost tile loop, or null where `op` stays as it was.
+/// outermost tile loop, or null where nothing was vectorized (`op` as it
+/// was, or its tiles as scalar loops).
 scf::ForOp vectorizeRows(RewriterBase &rewriter, linalg::GenericOp op) {
   unsigned loops = op.getNumLoops();
   SmallVector<OpFoldResult> sizes(loops, rewriter.getIndexAttr(1));
