@@ -12,8 +12,8 @@ tad's f32 product of the same values and PyTorch's bf16 `torch.mm`
 multiply-adds of an FMA per instruction) where the CPU has AVX512-BF16.
 
 The peak comes from a small C program (compiled with `cc -O2 -march=native`)
-that runs 16 independent FMA chains on the widest vector registers the
-compiler targets, on 1 thread and on 2 threads: what the cores can do with
+that runs independent FMA chains (as many as stay in registers: 16 with
+AVX-512, 12 with AVX2) on the widest vector registers the compiler targets, on 1 thread and on 2 threads: what the cores can do with
 no memory traffic at all (measured before and after the timing, the higher
 kept). bench/run.py calls this and puts the result into
 docs/benchmarks.md.
@@ -58,36 +58,47 @@ PEAK_C = r"""
 #endif
 typedef float vf __attribute__((vector_size(W)));
 #define LANES (W / 4)
+/* Independent chains, enough to cover the FMA latency on both pipes and
+   few enough to stay in registers with the two constants: AVX-512 has 32
+   vector registers, AVX2 16 (16 chains there spill to the stack every
+   iteration and measured half the peak on AMD Zen 3). */
+#if defined(__AVX512F__)
 #define CHAINS 16
+#define RCHAINS R16
+#else
+#define CHAINS 12
+#define RCHAINS R12
+#endif
 static long iters;
 /* 1: bf16 dot products (VDPBF16PS: 2 multiply-adds per f32 lane) instead
    of f32 FMAs. */
 static int bf16;
-#define R16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+#define R12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define R16(X) R12(X) X(12) X(13) X(14) X(15)
 static void *work(void *out) {
   vf m, c, z;
   for (int i = 0; i < LANES; ++i) { m[i] = 0.999999f; c[i] = 1e-6f; z[i] = 0; }
 #define DECL(j) vf a##j = z + (float)j;
-  R16(DECL)
+  RCHAINS(DECL)
 #define PIN(j) __asm__ volatile("" : "+v"(a##j));
 #if defined(__AVX512BF16__)
   if (bf16) {
     __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80);
     for (long it = 0; it < iters; ++it) {
 #define DOT(j) a##j = (vf)_mm512_dpbf16_ps((__m512)a##j, x, x);
-      R16(DOT)
-      R16(PIN)
+      RCHAINS(DOT)
+      RCHAINS(PIN)
     }
   } else
 #endif
   for (long it = 0; it < iters; ++it) {
 #define STEP(j) a##j = a##j * m + c;
-    R16(STEP)
-    R16(PIN)
+    RCHAINS(STEP)
+    RCHAINS(PIN)
   }
   float s = 0;
 #define SUM(j) s += a##j[0];
-  R16(SUM)
+  RCHAINS(SUM)
   *(float *)out = s;
   return 0;
 }
@@ -119,9 +130,9 @@ int main(int argc, char **argv) {
 
 
 def fma_peak(threads, tmp, bf16=False):
-    """GFLOP/s of 16 independent f32 FMA chains (bf16: VDPBF16PS chains,
-    0 where the compiler does not target AVX512-BF16) per thread, and the
-    vector width."""
+    """GFLOP/s of independent f32 FMA chains per thread (16 with AVX-512,
+    12 without; bf16: VDPBF16PS chains, 0 where the compiler does not
+    target AVX512-BF16), and the vector width."""
     src = os.path.join(tmp, "peak.c")
     exe = os.path.join(tmp, "peak")
     if not os.path.exists(exe):

@@ -1,4 +1,5 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 print-schedule=true}))' 2>&1 | FileCheck %s
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=AVX2
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
@@ -13,6 +14,10 @@
 // updated with one FMA of a broadcast A element and a B row per row and
 // k, and stored after it.
 // CHECK: tad schedule: linalg.matmul 64x128x256 f32 (m,n,k = 64,128,256): cache tiles {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}, register tile 8x32x1, 512-bit vectors
+// With 16 vector registers (AVX2): 6x16, 12 accumulators, the two B
+// vectors and a broadcast; each 16-row cache tile ends in a 4-row
+// remainder tile.
+// AVX2: tad schedule: linalg.matmul 64x128x256 f32 (m,n,k = 64,128,256): cache tiles {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}, register tile 6x16x1, 256-bit vectors
 // CHECK-LABEL: func.func @matmul(
 //   CHECK-NOT: linalg.matmul
 //       CHECK: scf.for
