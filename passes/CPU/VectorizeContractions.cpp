@@ -328,8 +328,10 @@ constexpr int64_t kMinParallelCopy = int64_t(1) << 17;
 /// micro-panel on kc pages once rows are a page apart). A last partial
 /// panel holds n mod nr columns; the rest of it is never read. The copy is
 /// one vector per panel row, its panels split over the cores if large.
-Value packRhsPanels(OpBuilder &b, Location loc, Value rhs, int64_t nr,
-                    bool parallel) {
+/// A transposed A operand (k x m) is copied the same way, in panels of a
+/// cache tile's mc columns.
+Value packPanels(OpBuilder &b, Location loc, Value rhs, int64_t nr,
+                 bool parallel) {
   auto type = cast<MemRefType>(rhs.getType());
   int64_t k = type.getDimSize(0), n = type.getDimSize(1);
   int64_t fullPanels = n / nr, tail = n % nr;
@@ -388,12 +390,16 @@ Value packRhsPanels(OpBuilder &b, Location loc, Value rhs, int64_t nr,
   return packed;
 }
 
-/// Makes the register tile `tile` read its B operand (a chain of subviews
-/// of `rhs`) from the panels `packed` of packRhsPanels. Its n offset is a
-/// multiple of nr (the caller's choice of tiles).
-LogicalResult readRhsFromPanels(RewriterBase &rewriter, linalg::LinalgOp tile,
-                                Value rhs, Value packed, int64_t nr) {
-  OpOperand &operand = tile->getOpOperand(1);
+/// Makes the register tile `tile` read its operand `operandNumber` (a
+/// chain of subviews of `rhs`, k x n, or k x m for a transposed A) from the
+/// panels `packed` of packPanels, `nr` wide. With `alignedToPanels` the
+/// tile's column offset is a multiple of nr (B's register tiles); else the
+/// tile lies inside one panel (A's register tiles inside an mc-wide cache
+/// tile) at the offset's remainder.
+LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp tile,
+                             unsigned operandNumber, Value rhs, Value packed,
+                             int64_t nr, bool alignedToPanels) {
+  OpOperand &operand = tile->getOpOperand(operandNumber);
   auto view = operand.get().getDefiningOp<memref::SubViewOp>();
   if (!view)
     return failure();
@@ -407,9 +413,12 @@ LogicalResult readRhsFromPanels(RewriterBase &rewriter, linalg::LinalgOp tile,
   bindDims(rewriter.getContext(), d0);
   OpFoldResult panel = affine::makeComposedFoldedAffineApply(
       rewriter, loc, d0.floorDiv(nr), {(*offsets)[1]});
+  OpFoldResult inPanel =
+      alignedToPanels ? OpFoldResult(rewriter.getIndexAttr(0))
+                      : affine::makeComposedFoldedAffineApply(
+                            rewriter, loc, d0 % nr, {(*offsets)[1]});
   SmallVector<OpFoldResult> sizes = view.getMixedSizes();
-  SmallVector<OpFoldResult> panelOffsets = {panel, (*offsets)[0],
-                                            rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> panelOffsets = {panel, (*offsets)[0], inPanel};
   SmallVector<OpFoldResult> panelSizes = {rewriter.getIndexAttr(1), sizes[0],
                                           sizes[1]};
   SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
@@ -716,7 +725,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
       return;
     }
   }
-  // B in panels (packRhsPanels) where its rows are a page or more apart
+  // B in panels (packPanels) where its rows are a page or more apart
   // (a B micro-panel then touches kc pages, beyond the L1 TLB) and the
   // cache tiles stream it often enough to repay the copy, about two passes
   // over B: M/mc >= 8 passes. Measured on Zen 4 (docs/performance.md):
@@ -735,6 +744,26 @@ void TadVectorizeContractionsPass::scheduleContraction(
                                     {rewriter.getAffineDimExpr(kDim),
                                      rewriter.getAffineDimExpr(nDim)},
                                     rewriter.getContext());
+  // A transposed A (k, m) in panels of mc columns, where its rows are a
+  // kilobyte or more apart: an A block then takes kc rows of a large
+  // power-of-two stride, which fall into a few cache sets (1024 floats: one
+  // L1 set, 16 of L2's) and come from L3 at every pass; its mc-wide panels
+  // are contiguous instead. Each n cache tile passes over A once, so at
+  // least two repay the copy. The register tile then reads its mr values
+  // of a panel row as one vector: a width that is no power of two is split
+  // by LLVM (6 = 4 + 2, the 2 through a shuffle, an accumulator spilled),
+  // so mr rounds down to one. The weight gradient dY^T X of a linear layer;
+  // measured on an AVX2 AMD EPYC (docs/performance.md).
+  Value lhs = op.getDpsInputOperand(0)->get();
+  bool packLhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
+                 mc < M && N >= 2 * nc && M * elemBytes >= 1024 &&
+                 op.getIndexingMapsArray()[0] ==
+                     AffineMap::get(3, 0,
+                                    {rewriter.getAffineDimExpr(kDim),
+                                     rewriter.getAffineDimExpr(mDim)},
+                                    rewriter.getContext());
+  if (packLhs && registerTile.size() != 2)
+    mr = int64_t(llvm::bit_floor(uint64_t(mr)));
   // Cache-loop order. With n outermost (BLIS's order) the k x nc block of
   // B is read from memory once and stays in L2 while every m tile uses it,
   // and the parallel loop gives each core its own columns, so that B, the
@@ -755,17 +784,20 @@ void TadVectorizeContractionsPass::scheduleContraction(
        << "): cache tiles " << mc << "x" << nc << "x" << kc
        << ", register tile " << mr << "x" << nr << "x1, "
        << machine.vectorBits << "-bit vectors"
-       << (nOuter ? ", n outer" : "") << (packRhs ? ", B packed" : "") << "\n";
+       << (nOuter ? ", n outer" : "") << (packLhs ? ", A packed" : "")
+       << (packRhs ? ", B packed" : "") << "\n";
     llvm::errs() << line;
   }
 
-  Value packed;
-  if (packRhs) {
+  auto packOperand = [&](Value operand, int64_t width) {
     rewriter.setInsertionPoint(op);
-    packed = packRhsPanels(rewriter, op.getLoc(), rhs, nr, isParallel);
+    Value packed = packPanels(rewriter, op.getLoc(), operand, width, isParallel);
     rewriter.setInsertionPointAfter(op);
     memref::DeallocOp::create(rewriter, op.getLoc(), packed);
-  }
+    return packed;
+  };
+  Value packed = packRhs ? packOperand(rhs, nr) : Value();
+  Value packedLhs = packLhs ? packOperand(lhs, mc) : Value();
 
   // Loop-dimension tile sizes: batch dimensions one at a time.
   unsigned numLoops = op.getNumLoops();
@@ -841,12 +873,15 @@ void TadVectorizeContractionsPass::scheduleContraction(
   if (failed(registers))
     return;
   rewriter.eraseOp(block);
-  // Should the tile not read B through subviews, it reads B itself and the
-  // panels are merely unused.
+  // Should the tile not read an operand through subviews, it reads the
+  // operand itself and the panels are merely unused.
+  auto registerTile = cast<linalg::LinalgOp>(registers->tiledOps.back());
   if (packed)
-    (void)readRhsFromPanels(
-        rewriter, cast<linalg::LinalgOp>(registers->tiledOps.back()), rhs,
-        packed, nr);
+    (void)readFromPanels(rewriter, registerTile, 1, rhs, packed, nr,
+                         /*alignedToPanels=*/true);
+  if (packedLhs)
+    (void)readFromPanels(rewriter, registerTile, 0, lhs, packedLhs, mc,
+                         /*alignedToPanels=*/false);
 
   // Peel the m and n register loops where the tile does not divide the cache
   // tile: inner (n) first, so that peeling m copies the peeled n loop.

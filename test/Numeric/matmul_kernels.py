@@ -2,8 +2,9 @@
 float64 and float32: shapes that the register tiles divide and shapes that
 need peeling, batch_matmul, transposed operands (as the VJP emits them), the
 OpenMP-parallel path (large enough to be parallelized) and the single-thread
-one, B copied into panels (with a partial last panel), k split over the
-cores, and overridden tile sizes. Compiled at -O3."""
+one, B copied into panels (with a partial last panel), a transposed A
+copied into panels, k split over the cores, and overridden tile sizes.
+Compiled at -O3."""
 
 import sys
 
@@ -73,6 +74,30 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
             err = np.abs(c - ref).max() / max(np.abs(ref).max(), 1.0)
             check(f"{op} {dims(sa)} @ {dims(sb)} {dt} {' '.join(extra)}".strip(),
                   c.shape == ref.shape and err < tol)
+
+# A transposed A (the weight gradient dY^T X) with rows a kilobyte or more
+# apart is copied into panels of mc columns; the register tiles read inside
+# a panel, at an offset where mr does not divide mc (peeled: 8 + 8 + 4).
+TMM = """
+func.func @f(%a: tensor<{k}x{m}x{dt}>, %b: tensor<{k}x{n}x{dt}>) -> tensor<{m}x{n}x{dt}> {{
+  %t = "tad.t"(%a) : (tensor<{k}x{m}x{dt}>) -> tensor<{m}x{k}x{dt}>
+  %0 = tad.mm %t, %b : (tensor<{m}x{k}x{dt}>, tensor<{k}x{n}x{dt}>) -> tensor<{m}x{n}x{dt}>
+  return %0 : tensor<{m}x{n}x{dt}>
+}}
+"""
+for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
+    for k_, m_, n_, extra in ((96, 256, 1024, []), (96, 256, 1024, ["--parallel=false"]),
+                              (50, 300, 1040, ["--matmul-cache-tiles=20,64,32",
+                                               "--matmul-register-tile=8,16"]),
+                              (70, 1024, 600, [])):
+        a = rng.standard_normal((k_, m_)).astype(dtype)
+        b = rng.standard_normal((k_, n_)).astype(dtype)
+        ref = a.T.astype(np.float64) @ b.astype(np.float64)
+        mod = tad.compile(TMM.format(k=k_, m=m_, n=n_, dt=dt), opt_level=3, extra_args=extra)
+        c = mod.f(a, b)
+        err = np.abs(c - ref).max() / max(np.abs(ref).max(), 1.0)
+        check(f"mm {k_}x{m_}^T @ {k_}x{n_} {dt} {' '.join(extra)}".strip(),
+              c.shape == ref.shape and err < tol)
 
 # The VJP's transposed matmuls (gradient of sum(A @ B): ones @ B^T, A^T @ ones).
 for m_, k_, n_ in ((33, 70, 41), (128, 256, 64)):

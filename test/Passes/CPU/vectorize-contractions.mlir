@@ -237,6 +237,42 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
 
 // -----
 
+// A transposed A (k x m, the weight gradient dY^T X) whose rows are 1 KiB
+// apart is copied into panels of mc = 32 columns [8][64][32] (after B's
+// panels), and the register tiles read their 8 A values per k from a panel
+// row. With m = 128 (rows 512 bytes apart) A stays where it is (with 16
+// rows per cache tile B still packs: 8 m tiles). With 16
+// registers the 6-row tile rounds down to 4: a panel row's 6 values would
+// be read as 4 + 2 through a shuffle.
+// CHECK: tad schedule: linalg.matmul 256x1024x64 f32 {{.*}}, register tile 8x32x1, 512-bit vectors, n outer, A packed, B packed
+// CHECK: tad schedule: linalg.matmul 128x1024x64 f32 {{.*}}, register tile 8x32x1, 512-bit vectors, n outer{{$}}
+// CHECK-LABEL: func.func @packed_lhs(
+//       CHECK: memref.alloc() : memref<32x64x32xf32>
+//       CHECK: %[[PA:.*]] = memref.alloc() : memref<8x64x32xf32>
+//       CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] : memref<64x256xf32>, vector<32xf32>
+//       CHECK: vector.store %{{.*}}, %[[PA]][%{{.*}}, %{{.*}}, %c0] : memref<8x64x32xf32>, vector<32xf32>
+//       CHECK: vector.load %[[PA]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<8x64x32xf32>, vector<8xf32>
+//       CHECK: vector.fma {{.*}} : vector<32xf32>
+//       CHECK: memref.dealloc %[[PA]]
+// AVX2: tad schedule: linalg.matmul 256x1024x64 f32 {{.*}}, register tile 4x16x1, 256-bit vectors, n outer, A packed, B packed
+// AVX2: tad schedule: linalg.matmul 128x1024x64 f32 {{.*}}, register tile 6x16x1, 256-bit vectors, n outer, B packed{{$}}
+#transposedA = affine_map<(m, n, k) -> (k, m)>
+#plainB = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @packed_lhs(%a: memref<64x256xf32>, %b: memref<64x1024xf32>,
+                      %c: memref<256x1024xf32>, %a2: memref<64x128xf32>,
+                      %c2: memref<128x1024xf32>) {
+  linalg.matmul indexing_maps = [#transposedA, #plainB, #out]
+                ins(%a, %b : memref<64x256xf32>, memref<64x1024xf32>)
+                outs(%c : memref<256x1024xf32>)
+  linalg.matmul indexing_maps = [#transposedA, #plainB, #out]
+                ins(%a2, %b : memref<64x128xf32>, memref<64x1024xf32>)
+                outs(%c2 : memref<128x1024xf32>)
+  return
+}
+
+// -----
+
 // The same B with m = 256 (8 cache tiles) is packed, with m = 128 not: four
 // passes over B do not repay the copy.
 // PACKSCHED: tad schedule: linalg.matmul 256x1040x64 f32 {{.*}}, B packed
