@@ -6,6 +6,7 @@ one, B copied into panels (with a partial last panel), a transposed A
 copied into panels, k split over the cores, and overridden tile sizes.
 Compiled at -O3."""
 
+import os
 import sys
 
 import numpy as np
@@ -98,6 +99,30 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
         err = np.abs(c - ref).max() / max(np.abs(ref).max(), 1.0)
         check(f"mm {k_}x{m_}^T @ {k_}x{n_} {dt} {' '.join(extra)}".strip(),
               c.shape == ref.shape and err < tol)
+
+# The AVX2 model (the suite pins AVX-512): 6x16 register tiles (peeled in
+# 16-row cache tiles), B rows of 1 KiB in panels, a transposed A in panels
+# with 4x16 tiles.
+pinned = {name: os.environ.get(name)
+          for name in ("TAD_HOST_VECTOR_BITS", "TAD_HOST_VECTOR_REGISTERS")}
+os.environ.update(TAD_HOST_VECTOR_BITS="256", TAD_HOST_VECTOR_REGISTERS="16")
+for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
+    for transposed, k_, m_, n_ in ((False, 64, 256, 256), (False, 100, 300, 520),
+                                   (True, 96, 256, 1024), (True, 40, 520, 300)):
+        a = rng.standard_normal((k_, m_) if transposed else (m_, k_)).astype(dtype)
+        b = rng.standard_normal((k_, n_)).astype(dtype)
+        ref = (a.T if transposed else a).astype(np.float64) @ b.astype(np.float64)
+        source = (TMM.format(k=k_, m=m_, n=n_, dt=dt) if transposed else
+                  MM.format(a=f"{m_}x{k_}", b=f"{k_}x{n_}", c=f"{m_}x{n_}", dt=dt, op="mm"))
+        c = tad.compile(source, opt_level=3).f(a, b)
+        err = np.abs(c - ref).max() / max(np.abs(ref).max(), 1.0)
+        check(f"mm {'transposed A ' if transposed else ''}{m_}x{n_}x{k_} {dt} (AVX2 model)",
+              c.shape == ref.shape and err < tol)
+for name, value in pinned.items():
+    if value is None:
+        os.environ.pop(name)
+    else:
+        os.environ[name] = value
 
 # The VJP's transposed matmuls (gradient of sum(A @ B): ones @ B^T, A^T @ ones).
 for m_, k_, n_ in ((33, 70, 41), (128, 256, 64)):

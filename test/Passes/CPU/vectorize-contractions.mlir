@@ -237,6 +237,21 @@ func.func @packed_rhs(%a: memref<512x64xf32>, %b: memref<64x1040xf32>,
 
 // -----
 
+// B rows of 1 KiB (256 f32): packed with 256-bit vectors, where a B
+// micro-panel row is one cache line and such rows share four L1 sets; with
+// 512-bit vectors rows must be a page apart (measured on Zen 4).
+// CHECK: tad schedule: linalg.matmul 256x256x64 f32 {{.*}}, register tile 8x32x1, 512-bit vectors, n outer{{$}}
+// CHECK-LABEL: func.func @pack_rows_1k(
+// AVX2: tad schedule: linalg.matmul 256x256x64 f32 {{.*}}, register tile 6x16x1, 256-bit vectors, n outer, B packed{{$}}
+func.func @pack_rows_1k(%a: memref<256x64xf32>, %b: memref<64x256xf32>,
+                        %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x256xf32>)
+                outs(%c : memref<256x256xf32>)
+  return
+}
+
+// -----
+
 // A transposed A (k x m, the weight gradient dY^T X) whose rows are 1 KiB
 // apart is copied into panels of mc = 32 columns [8][64][32] (after B's
 // panels), and the register tiles read their 8 A values per k from a panel
