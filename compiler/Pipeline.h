@@ -46,7 +46,8 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<bool> matmulPack{
       *this, "matmul-pack",
       llvm::cl::desc("Copy the B operand of large matmuls into register-"
-                     "tile-wide panels first (default: on)"),
+                     "tile-wide panels, a transposed A into cache-tile-wide "
+                     "ones, first (default: on)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> rowReductions{
       *this, "row-reductions",

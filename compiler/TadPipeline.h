@@ -99,7 +99,8 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
                      "matmul rows, iterations of other ops")};
   PassOptions::Option<bool> matmulPack{
       *this, "matmul-pack",
-      llvm::cl::desc("Pack the B operand of large matmuls"),
+      llvm::cl::desc("Pack the B operand (and a transposed A) of large "
+                     "matmuls"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> rowReductions{
       *this, "row-reductions",

@@ -81,8 +81,9 @@ def TadVectorizeContractionsPass
            "Cores to split the k of a parallel contraction with a single m "
            "and n cache tile over (0: the host's)">,
     Option<"pack", "pack", "bool", /*default=*/"true",
-           "Copy B of large matmuls with page-strided rows into "
-           "register-tile-wide panels first">,
+           "Copy B of large matmuls with page-strided rows (1 KiB with "
+           "256-bit vectors) into register-tile-wide panels first, and a "
+           "transposed A with rows 1 KiB apart into cache-tile-wide ones">,
     Option<"amx", "amx", "int64_t", /*default=*/"-1",
            "bf16 x bf16 -> f32 matmuls on AMX tiles: 1 on, 0 off, -1 where "
            "the host has AMX-BF16 (TAD_HOST_AMX pins it too)">,

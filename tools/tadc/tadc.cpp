@@ -174,7 +174,8 @@ static cl::list<int64_t> dynamicBlocks(
 static cl::opt<bool> matmulPack(
     "matmul-pack",
     cl::desc("Copy the B operand of large matmuls into register-tile-wide "
-             "panels before the kernel at -O2+ (default: on)"),
+             "panels, and a transposed A operand into cache-tile-wide ones, "
+             "before the kernel at -O2+ (default: on)"),
     cl::init(true), cl::cat(tadcCategory));
 static cl::opt<bool> rowReductions(
     "row-reductions",
