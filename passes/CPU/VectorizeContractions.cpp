@@ -190,6 +190,28 @@ struct ExtendContractOperands : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// A register tile narrower than a vector register (6 columns with 8
+/// lanes) is vectorized at full width with its n lanes masked: the reads
+/// of B and C fill the masked lanes with zeros and the write of C skips
+/// them. The contraction itself needs no mask: its masked lanes only ever
+/// reach the accumulator's masked lanes, which the k loop carries and the
+/// masked write drops.
+struct UnmaskContraction : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::MaskOp op,
+                                PatternRewriter &rewriter) const override {
+    auto contract =
+        dyn_cast_or_null<vector::ContractionOp>(op.getMaskableOp());
+    if (!contract || op.hasPassthru())
+      return failure();
+    rewriter.setInsertionPoint(op);
+    Operation *unmasked = rewriter.clone(*contract);
+    rewriter.replaceOp(op, unmasked->getResults());
+    return success();
+  }
+};
+
 struct TadVectorizeContractionsPass
     : tad::impl::TadVectorizeContractionsPassBase<
           TadVectorizeContractionsPass> {
@@ -245,7 +267,8 @@ bool areDisjoint(VectorTransferOpInterface a, VectorTransferOpInterface b) {
 /// only accesses to it are the pair itself and transfers of other elements
 /// (checked), and A and B are other
 /// operands of the same linalg op, which the tiling above already assumes
-/// do not overlap C.
+/// do not overlap C. A masked tile (a row narrower than a vector) moves
+/// when its read and write share the mask.
 void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
   func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
   SmallVector<vector::TransferWriteOp> writes;
@@ -261,7 +284,7 @@ void hoistAccumulators(RewriterBase &rewriter, func::FuncOp func) {
         read.getIndices() != write.getIndices() ||
         read.getVectorType() != write.getVectorType() ||
         read.getPermutationMap() != write.getPermutationMap() ||
-        read.getMask() || write.getMask())
+        read.getMask() != write.getMask())
       continue;
     if (!llvm::all_of(read->getOperands(), [&](Value v) {
           return loop.isDefinedOutsideOfLoop(v);
@@ -567,9 +590,10 @@ void forwardTileFills(RewriterBase &rewriter, func::FuncOp func) {
         if (auto read = dyn_cast<vector::TransferReadOp>(nested)) {
           if (viewRoot(read.getBase()) != base)
             return;
+          // A masked read's masked lanes may take the fill value too:
+          // the accumulator's write drops them (hoistAccumulators).
           bool isInit = read->hasOneUse() &&
-                        isa<scf::ForOp>(*read->getUsers().begin()) &&
-                        !read.getMask();
+                        isa<scf::ForOp>(*read->getUsers().begin());
           if (isInit)
             reads.push_back(read);
           else
@@ -917,6 +941,17 @@ int64_t registerRowSplit(int64_t width, int64_t lanes) {
   return int64_t(llvm::bit_floor(uint64_t(width)));
 }
 
+/// Whether a register tile row of `width` elements narrower than a vector
+/// register is vectorized at full width with masked lanes (6 of 8) rather
+/// than split into powers of two (4 + 2, twice the FMAs and accumulators:
+/// a 6x6 tile spilled on AVX2). 32- and 64-bit elements only: x86 has no
+/// masked loads of 16-bit elements before AVX-512BW, and LLVM scalarizes
+/// them.
+bool maskedRow(int64_t width, int64_t lanes, int64_t elemBits) {
+  return width < lanes && !llvm::isPowerOf2_64(width) &&
+         (elemBits == 32 || elemBits == 64);
+}
+
 void TadVectorizeContractionsPass::runOnOperation() {
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
@@ -979,11 +1014,15 @@ void TadVectorizeContractionsPass::runOnOperation() {
     // FMAs and transfers were legalized through the stack, 4x slower for
     // the whole 64x120x400 matmul than for 64x128x400.
     unsigned nDim = matmulDims(op)->n[0];
-    int64_t lanes = std::max<int64_t>(
-        1, machine.vectorBits /
-               getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType())
-                   .getIntOrFloatBitWidth());
-    if (int64_t split = registerRowSplit(bounds[nDim], lanes)) {
+    int64_t elemBits =
+        getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType())
+            .getIntOrFloatBitWidth();
+    int64_t lanes = std::max<int64_t>(1, machine.vectorBits / elemBits);
+    SmallVector<int64_t> vectorSizes;
+    if (maskedRow(bounds[nDim], lanes, elemBits)) {
+      vectorSizes = bounds;
+      vectorSizes[nDim] = lanes;
+    } else if (int64_t split = registerRowSplit(bounds[nDim], lanes)) {
       rewriter.setInsertionPoint(op);
       auto [head, tail] = linalg::splitOp(
           rewriter, cast<TilingInterface>(op.getOperation()), nDim,
@@ -994,7 +1033,9 @@ void TadVectorizeContractionsPass::runOnOperation() {
     }
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-        rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        rewriter, op, /*inputVectorSizes=*/vectorSizes,
+        /*inputScalableVecDims=*/
+        SmallVector<bool>(vectorSizes.size(), false),
         /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
         /*assumeDynamicDimsMatchVecSizes=*/false,
         /*createNamedContraction=*/true);
@@ -1002,6 +1043,13 @@ void TadVectorizeContractionsPass::runOnOperation() {
       rewriter.eraseOp(op);
   }
 
+  // Masked tiles: transfers that take their masks as operands.
+  {
+    RewritePatternSet patterns(ctx);
+    patterns.add<UnmaskContraction>(ctx);
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
   // Transfers straight on the original buffers (the hoisting refuses
   // transfers through subviews), then the C tile stays in registers across
   // the k loop.

@@ -102,13 +102,16 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
 
 # The AVX2 model (the suite pins AVX-512): 6x16 register tiles (peeled in
 # 16-row cache tiles), B rows of 1 KiB in panels, a transposed A in panels
-# with 4x16 tiles.
+# with 4x16 tiles, rows narrower than a vector in masked full-width
+# vectors (6 of 8 f32 lanes, 3 of 4 f64 lanes; 7 alone and after 16).
 pinned = {name: os.environ.get(name)
           for name in ("TAD_HOST_VECTOR_BITS", "TAD_HOST_VECTOR_REGISTERS")}
 os.environ.update(TAD_HOST_VECTOR_BITS="256", TAD_HOST_VECTOR_REGISTERS="16")
 for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
     for transposed, k_, m_, n_ in ((False, 64, 256, 256), (False, 100, 300, 520),
-                                   (True, 96, 256, 1024), (True, 40, 520, 300)):
+                                   (True, 96, 256, 1024), (True, 40, 520, 300),
+                                   (False, 80, 1000, 6), (False, 33, 50, 7),
+                                   (False, 20, 30, 23), (True, 80, 64, 3)):
         a = rng.standard_normal((k_, m_) if transposed else (m_, k_)).astype(dtype)
         b = rng.standard_normal((k_, n_)).astype(dtype)
         ref = (a.T if transposed else a).astype(np.float64) @ b.astype(np.float64)

@@ -1,5 +1,6 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 print-schedule=true}))' 2>&1 | FileCheck %s
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=AVX2
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16}))' | FileCheck %s --check-prefix=NARROW
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
@@ -345,9 +346,9 @@ func.func @filled(%a: memref<64x512xf32>, %b: memref<512x128xf32>,
 //       SPLITK: arith.muli %[[I]], %c4096
 //   SPLITK-NOT: linalg.fill
 //       SPLITK: scf.if
-//       SPLITK: vector.load %[[P]][%[[I]], %c0, %c0]
+//       SPLITK: vector.maskedload %[[P]][%[[I]], %c0, %c0], {{.*}} vector<16xf32>
 //       SPLITK: vector.fma
-//       SPLITK: vector.store {{.*}}, %[[P]][%[[I]], %c0, %c0]
+//       SPLITK: vector.maskedstore %[[P]][%[[I]], %c0, %c0], {{.*}} vector<16xf32>
 //       SPLITK: scf.reduce
 //       SPLITK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]] : memref<2x8x6xf32>) outs(%arg2 : memref<8x6xf32>)
 //       SPLITK: arith.addf
@@ -387,5 +388,31 @@ func.func @small_output(%a: memref<96x8192xf32>, %b: memref<8192x32xf32>,
                 outs(%c2 : memref<1024x64xf32>)
   linalg.matmul ins(%a3, %b3 : memref<64x600xf32>, memref<600x64xf32>)
                 outs(%c3 : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// A row narrower than a vector register (6 output channels of a
+// convolution's input gradient; 8 lanes) is one vector with two lanes
+// masked, not 4 + 2 (twice the FMAs and accumulators: the 6x6 tile spilled
+// on AVX2): masked loads of the C rows before the k loop, one masked load
+// of the B row and one FMA per row in it, masked stores after it.
+// NARROW-LABEL: func.func @narrow_rows(
+//       NARROW: %[[MASK:.*]] = vector.constant_mask [6, 6] : vector<6x8xi1>
+//       NARROW: %[[ROW:.*]] = vector.extract %[[MASK]][0]
+//       NARROW: vector.maskedload %arg2[%{{.*}}, %c0], %[[ROW]], %{{.*}} : memref<120x6xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+//       NARROW: scf.for %{{.*}} = %c0 to %c80 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<6x8xf32>)
+//       NARROW: vector.maskedload %arg1[%{{.*}}, %c0], %{{.*}} : memref<80x6xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+//   NARROW-NOT: vector<4xf32>
+//   NARROW-NOT: vector<2xf32>
+// NARROW-COUNT-6: vector.fma {{.*}} : vector<8xf32>
+//       NARROW: scf.yield
+//       NARROW: %[[ROW0:.*]] = vector.extract %[[MASK]][0]
+//       NARROW: vector.maskedstore %arg2[%{{.*}}, %c0], %[[ROW0]], %{{.*}} : memref<120x6xf32>, vector<8xi1>, vector<8xf32>
+func.func @narrow_rows(%a: memref<120x80xf32>, %b: memref<80x6xf32>,
+                       %c: memref<120x6xf32>) {
+  linalg.matmul ins(%a, %b : memref<120x80xf32>, memref<80x6xf32>)
+                outs(%c : memref<120x6xf32>)
   return
 }
