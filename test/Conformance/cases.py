@@ -279,7 +279,18 @@ def _tadc_id():
     global _TADC_ID
     if _TADC_ID is None:
         st = os.stat(tad.find_tadc())
-        _TADC_ID = f"{tad.find_tadc()}:{st.st_size}:{st.st_mtime_ns}"
+        # The machine model the schedules read (lit pins one; a run outside
+        # lit sees the host's) changes the compiled code as much as tadc.
+        # So does the CPU: a build directory may outlive its machine.
+        model = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
+                         if k.startswith("TAD_HOST_"))
+        try:
+            with open("/proc/cpuinfo") as f:
+                cpu = next((line for line in f if line.startswith("flags")), "")
+        except OSError:
+            cpu = ""
+        cpu = hashlib.sha256(cpu.encode()).hexdigest()[:8]
+        _TADC_ID = f"{tad.find_tadc()}:{st.st_size}:{st.st_mtime_ns}:{model}:{cpu}"
     return _TADC_ID
 
 

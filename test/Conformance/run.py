@@ -13,7 +13,8 @@ replaced. Cases compile at -O3 unless ``--opt-level`` says otherwise (an
 -O0 run against the -O3 one is the differential check of the optimizing
 passes on programs nobody here wrote). Compiled modules are cached under
 ``$TAD_CONFORMANCE_CACHE`` (default ``build/conformance-cache``), keyed by
-program text, optimization level and tadc binary. Exit status: 1 if any
+program text, optimization level, tadc binary, the ``TAD_HOST_*`` machine
+model and the CPU's feature flags. Exit status: 1 if any
 case failed.
 """
 
