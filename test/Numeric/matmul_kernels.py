@@ -58,7 +58,11 @@ CASES = [  # (op, a shape, b shape)
 ]
 # Where the default schedules do not pack B (f32: n splits into 208-wide
 # cache tiles), one whole-n tile that does, with a partial last panel.
-EXTRA_SCHEDULES = {(40, 1040): [["--matmul-cache-tiles=32,1040,40"]]}
+# Register rows of 24 and 48 (1.5 and 3 vectors of 16) split into 16 + 8
+# and 32 + 16.
+EXTRA_SCHEDULES = {(40, 1040): [["--matmul-cache-tiles=32,1040,40"]],
+                   (784, 512): [["--matmul-register-tile=4,24"],
+                                ["--matmul-register-tile=2,48"]]}
 
 for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
     for op, sa, sb in CASES:
