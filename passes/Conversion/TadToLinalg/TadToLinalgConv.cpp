@@ -376,27 +376,50 @@ bool isDirectDepthwise(const ConvParams &p, int64_t C) {
          llvm::all_of(p.stride, [](int64_t s) { return s == 1; });
 }
 
+/// `x` [..., H, W] zero-padded by `low` / `high` in its last two dimensions
+/// and flattened into rows of the padded width Wp: [..., (Hp + e)·Wp], with
+/// e zero rows more at the bottom so that `overrun` elements past the
+/// padded image can be read too. One copy: padding the image and then its
+/// flat form wrote the input twice.
+Value padFlatRows(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                  ArrayRef<int64_t> high, int64_t overrun) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  int64_t Hp = type.getDimSize(rank - 2) + low[0] + high[0],
+          Wp = type.getDimSize(rank - 1) + low[1] + high[1];
+  int64_t extra = llvm::divideCeil(overrun, Wp);
+  SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
+  lo[rank - 2] = low[0];
+  lo[rank - 1] = low[1];
+  hi[rank - 2] = high[0] + extra;
+  hi[rank - 1] = high[1];
+  Value padded = pad(b, loc, x, lo, hi, constF(b, loc, type.getElementType(), 0.0));
+  SmallVector<int64_t> flat(type.getShape().drop_back(2));
+  flat.push_back((Hp + extra) * Wp);
+  return reshape(b, loc, padded, flat);
+}
+
 /// out[n, g, f, oh, ow] = bias[g, f] + sum over (r, kh, kw) of
 ///   src[n, g, r, oh + kh·dh, ow + kw·dw] · weight(g, f, r, kh, kw)
-/// for src [N, G, R, Hs, Ws]. The rows are computed at the source's width
-/// Ws (the last columns of each are discarded) so that the output position
-/// is one flat index t = oh·Ws + ow and the source position t + kh·dh·Ws +
-/// kw·dw: the innermost loop is then a long contiguous row that LLVM
-/// vectorizes (a loop over a 28-wide output row it unrolls completely and
-/// vectorizes the loop around it with gathers instead). `weightMap` maps the
-/// loops (n, g, f, r, kh, kw, t) to `weights`.
-Value correlateRows(OpBuilder &b, Location loc, Value src, Value weights,
-                    AffineMap weightMap, int64_t F, ArrayRef<int64_t> kernel,
-                    ArrayRef<int64_t> dilation, ArrayRef<int64_t> outSize, Value bias) {
+/// for src [N, G, R, H, W] padded by `low` / `high` to [.., Hs, Ws]. The
+/// rows are computed at the padded width Ws (the last columns of each are
+/// discarded) so that the output position is one flat index t = oh·Ws + ow
+/// and the source position t + kh·dh·Ws + kw·dw: the innermost loop is then
+/// a long contiguous row that LLVM vectorizes (a loop over a 28-wide output
+/// row it unrolls completely and vectorizes the loop around it with gathers
+/// instead). `weightMap` maps the loops (n, g, f, r, kh, kw, t) to
+/// `weights`.
+Value correlateRows(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> low,
+                    ArrayRef<int64_t> high, Value weights, AffineMap weightMap, int64_t F,
+                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation,
+                    ArrayRef<int64_t> outSize, Value bias) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = typeOf(src);
   Type element = type.getElementType();
-  int64_t N = type.getDimSize(0), G = type.getDimSize(1), R = type.getDimSize(2),
-          Hs = type.getDimSize(3), Ws = type.getDimSize(4), T = outSize[0] * Ws;
+  int64_t N = type.getDimSize(0), G = type.getDimSize(1),
+          Ws = type.getDimSize(4) + low[1] + high[1], T = outSize[0] * Ws;
   // The last row's discarded columns read up to (KW-1)·dw past the end.
-  int64_t tail = (kernel[1] - 1) * dilation[1];
-  Value flat = pad(b, loc, reshape(b, loc, src, {N, G, R, Hs * Ws}), {0, 0, 0, 0},
-                   {0, 0, 0, tail}, constF(b, loc, element, 0.0));
+  Value flat = padFlatRows(b, loc, src, low, high, (kernel[1] - 1) * dilation[1]);
   auto wideType = RankedTensorType::get({N, G, F, T}, element);
   Value init = bias ? mapped(b, loc, wideType.getShape(), element, bias,
                              {dimsMap(ctx, 4, {1, 2})},
@@ -422,15 +445,16 @@ Value lowerDepthwiseConvolution(ConvolutionOp op, ConvolutionOp::Adaptor adaptor
   Location loc = op.getLoc();
   RankedTensorType type = cast<RankedTensorType>(op.getType());
   ConvParams p = convParams(op, type.getRank());
-  Value x = padSpatial(b, loc, adaptor.getInput(), p.padding), w = adaptor.getWeight();
+  Value x = adaptor.getInput(), w = adaptor.getWeight();
   RankedTensorType xType = typeOf(x), wType = typeOf(w);
   int64_t N = xType.getDimSize(0), G = p.groups, Fg = wType.getDimSize(0) / G,
           KH = wType.getDimSize(2), KW = wType.getDimSize(3);
   Value bias = adaptor.getBias() ? reshape(b, loc, adaptor.getBias(), {G, Fg}) : Value();
   Value out = correlateRows(
       b, loc, reshape(b, loc, x, {N, G, 1, xType.getDimSize(2), xType.getDimSize(3)}),
-      reshape(b, loc, w, {G, Fg, 1, KH, KW}), dimsMap(b.getContext(), 7, {1, 2, 3, 4, 5}),
-      Fg, {KH, KW}, p.dilation, type.getShape().drop_front(2), bias);
+      p.padding, p.padding, reshape(b, loc, w, {G, Fg, 1, KH, KW}),
+      dimsMap(b.getContext(), 7, {1, 2, 3, 4, 5}), Fg, {KH, KW}, p.dilation,
+      type.getShape().drop_front(2), bias);
   return reshapeTo(b, loc, out, type);
 }
 
@@ -463,13 +487,13 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
 
   if (mask[0]) {
     auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    Value gp = pad(b, loc, gg, {0, 0, 0, rh, rw}, {0, 0, 0, rh, rw}, zero);
     Value flipped = mapped(
         b, loc, {G, Fg, KH, KW}, element, reshape(b, loc, w, {G, Fg, KH, KW}),
         {AffineMap::get(4, 0, {d(0), d(1), -d(2) + (KH - 1), -d(3) + (KW - 1)}, ctx)},
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    Value gxp = correlateRows(b, loc, gp, flipped, dimsMap(ctx, 7, {1, 3, 4, 5}), 1,
-                              {KH, KW}, p.dilation, {Hp, Wp}, Value());
+    Value gxp = correlateRows(b, loc, gg, {rh, rw}, {rh, rw}, flipped,
+                              dimsMap(ctx, 7, {1, 3, 4, 5}), 1, {KH, KW}, p.dilation,
+                              {Hp, Wp}, Value());
     results.push_back(sliceAt(b, loc, reshape(b, loc, gxp, {N, G, Hp, Wp}), xType.getShape(),
                               {0, 0, p.padding[0], p.padding[1]}));
   } else {
@@ -479,10 +503,7 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
   if (mask[1]) {
     // Loops (g, f, kh, kw, n, t).
     auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    Value xflat = pad(b, loc,
-                      reshape(b, loc, padSpatial(b, loc, adaptor.getInput(), p.padding),
-                              {N, G, Hp * Wp}),
-                      {0, 0, 0}, {0, 0, rw}, zero);
+    Value xflat = padFlatRows(b, loc, adaptor.getInput(), p.padding, p.padding, rw);
     Value gwide = reshape(b, loc, pad(b, loc, gg, {0, 0, 0, 0, 0}, {0, 0, 0, 0, Wp - OW}, zero),
                           {N, G, Fg, OH * Wp});
     AffineExpr at = d(5) + d(2) * (p.dilation[0] * Wp) + d(3) * p.dilation[1];

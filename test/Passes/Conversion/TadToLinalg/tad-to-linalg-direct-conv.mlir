@@ -91,3 +91,34 @@ func.func @implicit_gemm_weight_grad(%g: tensor<1x2x4x4xf32>, %y: tensor<1x4x6x6
   %r:3 = tad.convolution_backward %g, %y, %v {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, output_mask = array<i1: false, true, false>} : (tensor<1x2x4x4xf32>, tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>)
   return %r#0, %r#1, %r#2 : tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>, tensor<2xf32>
 }
+
+// -----
+
+// A depthwise convolution correlates flat rows of the padded input at the
+// padded width: one tensor.pad writes the image padding and the zero row
+// below it that the last row's discarded columns read (not a pad of the
+// image, then another of its flat form); the collapse to flat rows is a
+// view. The backward pads the gradient (by the kernel extent) and the
+// input (for the weight gradient) the same way.
+// CHECK-LABEL: func.func @depthwise(
+//       CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{.*}} into tensor<1x4x1x6x6xf32>
+//       CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 1, 1] high[0, 0, 0, 2, 1]
+//       CHECK: %[[F:.*]] = tensor.collapse_shape %[[P]] {{.*}} : tensor<1x4x1x9x8xf32> into tensor<1x4x1x72xf32>
+//   CHECK-NOT: tensor.pad
+//       CHECK: linalg.generic {{.*}} ins(%[[F]],
+// CHECK-LABEL: func.func @depthwise_backward(
+//       CHECK: tensor.pad %{{.*}} low[0, 0, 0, 2, 2] high[0, 0, 0, 3, 2]
+//  CHECK-NEXT: ^bb
+//       CHECK: tensor.collapse_shape {{.*}} : tensor<1x4x1x11x10xf32> into tensor<1x4x1x110xf32>
+//   CHECK-NOT: tensor.pad
+//       CHECK: linalg.generic
+//       CHECK: tensor.pad %arg1 low[0, 0, 1, 1] high[0, 0, 2, 1]
+//       CHECK: tensor.collapse_shape {{.*}} : tensor<1x4x9x8xf32> into tensor<1x4x72xf32>
+func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 4 : i64} : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+func.func @depthwise_backward(%g: tensor<1x4x6x6xf32>, %x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) {
+  %r:3 = tad.convolution_backward %g, %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 4 : i64, output_mask = array<i1: true, true, false>} : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>)
+  return %r#0, %r#1 : tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>
+}
