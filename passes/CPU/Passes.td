@@ -275,9 +275,11 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     and leaves nothing for `tad-vectorize-contractions` to schedule.
 
     A producer with several users (which upstream's patterns would compute
-    again inside the consumer) fuses into an all-parallel consumer that
-    reads it through a permutation as one multi-output op, which also
-    returns the producer's values to the other users; the consumer moves up
+    again inside the consumer) fuses into a consumer that reads it through
+    a permutation of all its loops (all-parallel, or a reduction with a
+    parallel loop left, such as batch norm's per-channel sums) as one
+    multi-output op, which also returns the producer's values to the other
+    users; the consumer moves up
     to the first of them, with the side-effect-free ops that compute its
     other operands. Not for ops that
     read `linalg.index` (tad-collapse-dims would no longer merge their

@@ -157,6 +157,50 @@ func.func @sgd_step(%x: tensor<64xf32>, %w: tensor<64xf32>, %b: tensor<64xf32>)
   return %loss, %nw, %nb : tensor<f32>, tensor<64xf32>, tensor<64xf32>
 }
 
+// A reduction with a parallel loop left (batch norm's per-channel sums)
+// takes a producer with several users too: the fused op keeps each of the
+// producer's values once (its map is a permutation of all the loops), and
+// its other user reads them instead of the producer writing them and the
+// sum reading them back. (The full reduction of @sgd_step stays apart: it
+// would run the fused op on one thread.)
+// CHECK-LABEL: func.func @channel_sums(
+//       CHECK:   %[[F:.*]]:2 = linalg.generic
+//  CHECK-SAME:     iterator_types = ["reduction", "parallel"]
+//  CHECK-SAME:     ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<8xf32>)
+//       CHECK:     %[[D:.*]] = arith.subf
+//       CHECK:     %[[S:.*]] = arith.addf
+//       CHECK:     linalg.yield %[[D]], %[[S]]
+//       CHECK:   linalg.generic {{.*}} ins(%[[F]]#0, %[[F]]#1 : tensor<4x8xf32>, tensor<8xf32>)
+//   CHECK-NOT:   arith.subf
+#chan = affine_map<(d0, d1) -> (d1)>
+func.func @channel_sums(%x: tensor<4x8xf32>, %m: tensor<8xf32>)
+    -> (tensor<8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%xi: f32, %mi: f32, %out: f32):
+    %d = arith.subf %xi, %mi : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  %ec = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%ec : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #chan], iterator_types = ["reduction", "parallel"]}
+      ins(%t : tensor<4x8xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %sq = arith.mulf %in, %in : f32
+    %s = arith.addf %sq, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %sum : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%ti: f32, %si: f32, %out: f32):
+    %q = arith.mulf %ti, %si : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8xf32>
+  return %sum, %g : tensor<8xf32>, tensor<4x8xf32>
+}
+
 // Not as multi-output ops: a consumer that broadcasts the producer (it would
 // compute each value once per row) and a consumer whose result is inserted
 // into a larger tensor (empty-tensor elimination writes it in place there).
