@@ -168,10 +168,11 @@ Operation *multiUseFusionPoint(OpOperand *fusedOperand,
 }
 
 /// Fuses a producer with several users into a consumer that reads it
-/// through a permutation of its loops (multiUseFusionPoint): one op that computes the producer's values once,
-/// uses them and also returns them to the producer's other users, where
-/// upstream's pattern would recompute the producer inside the consumer and
-/// keep it for the others (or not fuse at all). The gradient of a weight
+/// through a permutation of its loops (multiUseFusionPoint): one op that
+/// computes the producer's values once, uses them and also returns them to
+/// the producer's other users, where upstream's pattern would recompute
+/// the producer inside the consumer and keep it for the others (or not
+/// fuse at all). The gradient of a weight
 /// and the optimizer's update of it (and of the bias it shares terms with)
 /// become one pass instead of writing and reading back each intermediate.
 struct FuseMultiUseProducer : OpRewritePattern<linalg::GenericOp> {

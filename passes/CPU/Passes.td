@@ -279,9 +279,8 @@ def TadFuseElementwisePass : Pass<"tad-fuse-elementwise"> {
     a permutation of all its loops (all-parallel, or a reduction with a
     parallel loop left, such as batch norm's per-channel sums) as one
     multi-output op, which also returns the producer's values to the other
-    users; the consumer moves up
-    to the first of them, with the side-effect-free ops that compute its
-    other operands. Not for ops that
+    users; the consumer moves up to the first of them, with the
+    side-effect-free ops that compute its other operands. Not for ops that
     read `linalg.index` (tad-collapse-dims would no longer merge their
     loops) or whose values are inserted into larger tensors (empty-tensor
     elimination writes those in place), nor for a producer of more than 16

@@ -947,9 +947,9 @@ int64_t registerRowSplit(int64_t width, int64_t lanes) {
 /// Whether a register tile row of `width` elements narrower than a vector
 /// register is vectorized at full width with masked lanes (6 of 8) rather
 /// than split into powers of two (4 + 2, twice the FMAs and accumulators:
-/// a 6x6 tile spilled on AVX2). 32- and 64-bit elements only: x86 has no
-/// masked loads of 16-bit elements before AVX-512BW, and LLVM scalarizes
-/// them.
+/// a 6x6 tile spilled on AVX2). Operands of 32- and 64-bit elements only
+/// (`elemBits`: the narrowest): x86 has no masked loads of 16-bit elements
+/// before AVX-512BW, and LLVM scalarizes them.
 bool maskedRow(int64_t width, int64_t lanes, int64_t elemBits) {
   return width < lanes && !llvm::isPowerOf2_64(width) &&
          (elemBits == 32 || elemBits == 64);
@@ -1021,8 +1021,15 @@ void TadVectorizeContractionsPass::runOnOperation() {
         getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType())
             .getIntOrFloatBitWidth();
     int64_t lanes = std::max<int64_t>(1, machine.vectorBits / elemBits);
+    // The narrowest operand decides the masked loads (bf16 A and B with an
+    // f32 C: 16-bit masked loads).
+    int64_t narrowestBits = elemBits;
+    for (Value operand : op->getOperands())
+      narrowestBits = std::min<int64_t>(
+          narrowestBits,
+          getElementTypeOrSelf(operand.getType()).getIntOrFloatBitWidth());
     SmallVector<int64_t> vectorSizes;
-    if (maskedRow(bounds[nDim], lanes, elemBits)) {
+    if (maskedRow(bounds[nDim], lanes, narrowestBits)) {
       vectorSizes = bounds;
       vectorSizes[nDim] = lanes;
     } else if (int64_t split = registerRowSplit(bounds[nDim], lanes)) {
