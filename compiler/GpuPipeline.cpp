@@ -110,7 +110,7 @@ static void addLowering(OpPassManager &pm,
   target.chip = options.chip;
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
-  pm.addPass(createSCFToControlFlowPass());
+  tad::addSCFToControlFlow(pm);
   // Host side: as the CPU pipeline, plus gpu-to-llvm for the runtime calls;
   // the device side first, from the same expanded ops.
   tad::HostToLLVMOptions host;
@@ -141,7 +141,7 @@ static void addLowering(OpPassManager &pm,
 static void addEmulation(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tad::createTadGpuEmulatePass());
   addCleanups(pm);
-  pm.addPass(createSCFToControlFlowPass());
+  tad::addSCFToControlFlow(pm);
   tad::buildHostToLLVMPipeline(pm, tad::HostToLLVMOptions());
   tad::TadExportABIPassOptions exportABI;
   exportABI.device = "emulated";

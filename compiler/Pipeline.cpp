@@ -103,6 +103,12 @@ static void addBufferOptimizations(OpPassManager &pm,
   // row only if its combiner may be reordered.
   if (options.rowReductions)
     pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeRowReductionsPass());
+  // Last: LLVM's loop passes take time quadratic in a function's size.
+  if (options.maxFunctionOps > 0) {
+    tad::TadSplitLargeFunctionsPassOptions split;
+    split.maxOps = options.maxFunctionOps;
+    pm.addPass(tad::createTadSplitLargeFunctionsPass(split));
+  }
   addCleanups(pm);
 }
 
@@ -194,6 +200,12 @@ void tad::buildBufferizationPipeline(OpPassManager &pm) {
   addCleanups(pm);
 }
 
+void tad::addSCFToControlFlow(OpPassManager &pm) {
+  SCFToControlFlowPassOptions options;
+  options.allowPatternRollback = false;
+  pm.addPass(createSCFToControlFlowPass(options));
+}
+
 void tad::buildHostToLLVMPipeline(
     OpPassManager &pm, const HostToLLVMOptions &options,
     function_ref<void(OpPassManager &)> beforeConversion) {
@@ -205,6 +217,10 @@ void tad::buildHostToLLVMPipeline(
     beforeConversion(pm);
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = options.cachingAllocator;
+  // The allocated pointer is the aligned one, so that a buffer can cross a
+  // call as one bare pointer and be freed on the other side
+  // (tad-split-large-functions).
+  memrefToLLVM.useAlignedAlloc = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   // expm1 and log1p as libm calls: upstream lowers them to exp(x) - 1 and
   // log(1 + x), which lose the digits of a small x.
@@ -267,7 +283,7 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
     addCleanups(pm);
   }
   pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
+  addSCFToControlFlow(pm);
 
   // f32 tanh/exp/log/erf... as polynomials: loops over them vectorize.
   if (options.optLevel >= 2)

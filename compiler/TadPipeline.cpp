@@ -105,6 +105,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
   cpu.matmulPack = options.matmulPack;
   cpu.rowReductions = options.rowReductions;
   cpu.outlineKernels = options.outlineKernels;
+  cpu.maxFunctionOps = options.maxFunctionOps;
   cpu.parallel = options.parallel && hasOpenMP();
   buildTadToLLVMPipeline(pm, cpu);
 }

@@ -115,6 +115,11 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
       llvm::cl::desc("At -O2+, make each distinct linalg op one shared "
                      "function"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> maxFunctionOps{
+      *this, "max-function-ops",
+      llvm::cl::desc("At -O2+, split larger functions into pieces of about "
+                     "this many ops (0: never)"),
+      llvm::cl::init(4000)};
   PassOptions::Option<bool> printSchedule{
       *this, "print-schedule",
       llvm::cl::desc("Print the schedule chosen for each matmul-like op"),

@@ -650,6 +650,45 @@ def TadCombineMatmulSumsPass : Pass<"tad-combine-matmul-sums"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TadSplitLargeFunctionsPass
+    : Pass<"tad-split-large-functions", "::mlir::ModuleOp"> {
+  let summary = "Split functions of many ops into calls of private pieces";
+  let description = [{
+    On buffers, after `tad-outline-kernels`. A function whose body holds
+    more than `max-ops` ops (nested ones counted) has its top-level ops cut
+    into consecutive runs of about `max-ops` ops, each moved into a
+    private, `noinline` function (`<name>_part<N>`) that the original
+    calls in its place. Values a run uses from before it become arguments
+    and values used after it results; a memref crosses as its base buffer
+    (a bare pointer) plus the dynamic parts of its offset, sizes and
+    strides, rebuilt with `memref.reinterpret_cast` on the other side.
+    Constants are cloned. A run that would return memory on the stack
+    (rooted in a `memref.alloca`) or a value of another type stays where it
+    is.
+
+    Why: LLVM's loop passes update the dominator tree of the whole function
+    for each loop they change, so their time grows with the product of a
+    function's loops and its size. The host function of a training step
+    is a sequence of kernel calls (each in a loop over the blocks of a
+    dynamic batch); one with 8k such loops (an unrolled SVD, PyTorch's
+    `norm(ord="nuc")` over a dynamic batch) spent 114 s in LoopRotate alone
+    and 38 s in the register allocator. Pieces keep each function small;
+    the calls cost nanoseconds.
+
+    Needs heap buffers whose allocated and aligned pointers are the same
+    (the host pipeline lowers `memref.alloc` with `aligned_alloc`): a
+    piece's memref crosses as one pointer, and the buffer may be freed on
+    the other side.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"4000",
+           "Split functions of more ops than this into pieces of about "
+           "this many">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TadReassociateReductionsPass : Pass<"tad-reassociate-reductions"> {
   let summary = "Allow float sum and product reductions to be reassociated";
   let description = [{

@@ -195,6 +195,12 @@ static cl::opt<bool> outlineKernels(
              "compiled once however often it recurs (default: on; "
              "--outline-kernels=false inlines them all)"),
     cl::init(true), cl::cat(tadcCategory));
+static cl::opt<unsigned> maxFunctionOps(
+    "max-function-ops",
+    cl::desc("At -O2+, split functions of more ops than this into calls of "
+             "pieces of about this many, which LLVM compiles in time linear "
+             "in their number (default: 4000; 0: never)"),
+    cl::init(4000), cl::cat(tadcCategory));
 static cl::opt<bool> printSchedule(
     "print-schedule",
     cl::desc("Print the tile sizes chosen for each matmul-like op"),
@@ -277,6 +283,7 @@ static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   pipeline.rowReductions = rowReductions;
   pipeline.parallel = parallel;
   pipeline.outlineKernels = outlineKernels;
+  pipeline.maxFunctionOps = maxFunctionOps;
   pipeline.printSchedule = printSchedule;
   pipeline.chip = gpuArch.getValue();
   pipeline.cudaPath = cudaPath.getValue();
