@@ -192,10 +192,10 @@ bool analyze(Piece &piece, Block &body) {
          llvm::all_of(piece.outputs, passable);
 }
 
-/// Moves `piece` out of `fn` into a new private function that `fn` calls
-/// in its place.
-void outline(Piece &piece, func::FuncOp fn, SymbolTable &symbols,
-             unsigned number) {
+/// Moves `piece` out of `fn` into a new private function, inserted after
+/// `previous`, that `fn` calls in its place; returns the function.
+func::FuncOp outline(Piece &piece, func::FuncOp fn, Operation *previous,
+                     SymbolTable &symbols, unsigned number) {
   MLIRContext *ctx = fn.getContext();
   Location loc = piece.ops.front()->getLoc();
   SmallVector<Type> argTypes, resultTypes;
@@ -212,7 +212,7 @@ void outline(Piece &piece, func::FuncOp fn, SymbolTable &symbols,
   // Inlined back, LLVM would see one large function again.
   callee->setAttr("passthrough", detached.getArrayAttr(
                                      {detached.getStringAttr("noinline")}));
-  symbols.insert(callee, std::next(Block::iterator(fn)));
+  symbols.insert(callee, std::next(Block::iterator(previous)));
 
   // The caller: the call and the outputs rebuilt from its results.
   OpBuilder b(piece.ops.front());
@@ -256,6 +256,7 @@ void outline(Piece &piece, func::FuncOp fn, SymbolTable &symbols,
     output.replaceUsesWithIf(rebuilt, [&](OpOperand &use) {
       return !callee->isProperAncestor(use.getOwner());
     });
+  return callee;
 }
 
 struct TadSplitLargeFunctionsPass
@@ -310,12 +311,13 @@ struct TadSplitLargeFunctionsPass
       }
     }
     runs.pop_back();
+    Operation *previous = fn;
     unsigned number = 0;
     for (SmallVector<Operation *> &run : runs) {
       Piece piece;
       piece.ops = std::move(run);
       if (analyze(piece, body))
-        outline(piece, fn, symbols, number++);
+        previous = outline(piece, fn, previous, symbols, number++);
     }
   }
 };

@@ -59,8 +59,9 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 
 // --emit=llvm-mlir: one internal implementation (the private function is
 // inlined; its result is a temporary from the runtime's caching allocator,
-// freed before returning), from -O2 the kernels it calls (each linalg op
-// one function: tad-outline-kernels), its C entry point and the metadata;
+// aligned there, so the pointer used is the one freed before returning),
+// from -O2 the kernels it calls (each linalg op one function:
+// tad-outline-kernels), its C entry point and the metadata;
 // nothing else is left.
 //     LLVMMLIR-NOT: func.func
 //     LLVMMLIR-NOT: @act
@@ -68,7 +69,7 @@ func.func @predict(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> 
 // exp: LLVM's intrinsic at -O0/-O1, a polynomial (fma) from -O2
 // (tad-approximate-math), inline at -O0, from -O2 in its kernel, whose
 // 4x8 loops became one (tad-collapse-dims).
-//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_alloc
+//         LLVMMLIR:   %[[TEMP:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc
 //        LLVMMLIR0:   llvm.intr.exp
 //        LLVMMLIR2:   llvm.call @generic_32_f32
 //         LLVMMLIR:   llvm.call @_mlir_memref_to_llvm_free(%[[TEMP]])
