@@ -103,12 +103,6 @@ static void addBufferOptimizations(OpPassManager &pm,
   // row only if its combiner may be reordered.
   if (options.rowReductions)
     pm.addNestedPass<func::FuncOp>(tad::createTadVectorizeRowReductionsPass());
-  // Last: LLVM's loop passes take time quadratic in a function's size.
-  if (options.maxFunctionOps > 0) {
-    tad::TadSplitLargeFunctionsPassOptions split;
-    split.maxOps = options.maxFunctionOps;
-    pm.addPass(tad::createTadSplitLargeFunctionsPass(split));
-  }
   addCleanups(pm);
 }
 
@@ -265,6 +259,12 @@ void tad::buildLinalgToLLVMPipeline(OpPassManager &pm,
   addCleanups(pm);
   pm.addNestedPass<func::FuncOp>(tad::createTadDropRepeatedChecksPass());
   addBufferOptimizations(pm, options);
+  // LLVM's loop passes (-O1+) take time quadratic in a function's size.
+  if (options.optLevel >= 1 && options.maxFunctionOps > 0) {
+    tad::TadSplitLargeFunctionsPassOptions split;
+    split.maxOps = options.maxFunctionOps;
+    pm.addPass(tad::createTadSplitLargeFunctionsPass(split));
+  }
 
   // Loops.
   pm.addNestedPass<func::FuncOp>(tad::createTadLowerCopiesPass());

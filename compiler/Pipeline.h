@@ -67,7 +67,7 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> maxFunctionOps{
       *this, "max-function-ops",
-      llvm::cl::desc("At -O2+, split functions of more ops than this into "
+      llvm::cl::desc("At -O1+, split functions of more ops than this into "
                      "calls of pieces of about this many "
                      "(tad-split-large-functions; 0: never)"),
       llvm::cl::init(4000)};

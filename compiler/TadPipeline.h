@@ -117,7 +117,7 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> maxFunctionOps{
       *this, "max-function-ops",
-      llvm::cl::desc("At -O2+, split larger functions into pieces of about "
+      llvm::cl::desc("At -O1+, split larger functions into pieces of about "
                      "this many ops (0: never)"),
       llvm::cl::init(4000)};
   PassOptions::Option<bool> printSchedule{

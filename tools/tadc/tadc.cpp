@@ -197,7 +197,7 @@ static cl::opt<bool> outlineKernels(
     cl::init(true), cl::cat(tadcCategory));
 static cl::opt<unsigned> maxFunctionOps(
     "max-function-ops",
-    cl::desc("At -O2+, split functions of more ops than this into calls of "
+    cl::desc("At -O1+, split functions of more ops than this into calls of "
              "pieces of about this many, which LLVM compiles in time linear "
              "in their number (default: 4000; 0: never)"),
     cl::init(4000), cl::cat(tadcCategory));

@@ -2,7 +2,7 @@
 dynamic batch) compiled with tiny --max-function-ops, so that
 tad-split-large-functions cuts its host functions into many pieces:
 forward, VJP and JVP equal the unsplit build bit for bit and agree with
--O0."""
+-O0, as does a split -O1 build."""
 import subprocess
 import sys
 
@@ -62,13 +62,17 @@ def main():
             "split": tad.compile(text, vjp="f", jvp="f", opt_level=3, extra_args=split),
             "whole": tad.compile(text, vjp="f", jvp="f", opt_level=3),
             "O0": tad.compile(text, vjp="f", jvp="f", opt_level=0),
+            # -O1 splits too, with every loop nest inline in the pieces.
+            "split O1": tad.compile(text, vjp="f", jvp="f", opt_level=1,
+                                    extra_args=split),
         }
         for n in rows:
             x = rng.standard_normal((n, 8))
             got = {name: run(m, x, w) for name, m in builds.items()}
             same = all(np.array_equal(a, b) for a, b in zip(got["split"], got["whole"]))
             close = all(np.allclose(a, b, rtol=1e-12, atol=1e-12)
-                        for a, b in zip(got["split"], got["O0"]))
+                        for other in ("split", "split O1")
+                        for a, b in zip(got[other], got["O0"]))
             ok = same and close and len(got["split"]) == 6
             print(f"{'PASS' if ok else 'FAIL'}: batch {batch} rows {n} "
                   f"(split equals whole: {same}, agrees with -O0: {close})")
