@@ -158,8 +158,7 @@ struct Piece {
 /// Fills in what `piece` exchanges with the function around it; false
 /// where a value cannot be passed.
 bool analyze(Piece &piece, Block &body) {
-  llvm::DenseSet<Operation *> members(piece.ops.begin(),
-                                             piece.ops.end());
+  llvm::DenseSet<Operation *> members(piece.ops.begin(), piece.ops.end());
   auto isInside = [&](Operation *op) {
     Operation *top = body.findAncestorOpInBlock(*op);
     return top && members.contains(top);
@@ -210,8 +209,8 @@ func::FuncOp outline(Piece &piece, func::FuncOp fn, Operation *previous,
       FunctionType::get(ctx, argTypes, resultTypes));
   callee.setPrivate();
   // Inlined back, LLVM would see one large function again.
-  callee->setAttr("passthrough", detached.getArrayAttr(
-                                     {detached.getStringAttr("noinline")}));
+  callee->setAttr("passthrough",
+                  detached.getArrayAttr({detached.getStringAttr("noinline")}));
   symbols.insert(callee, std::next(Block::iterator(previous)));
 
   // The caller: the call and the outputs rebuilt from its results.
