@@ -654,17 +654,21 @@ def TadSplitLargeFunctionsPass
     : Pass<"tad-split-large-functions", "::mlir::ModuleOp"> {
   let summary = "Split functions of many ops into calls of private pieces";
   let description = [{
-    On buffers, after `tad-outline-kernels`. A function whose body holds
-    more than `max-ops` ops (nested ones counted) has its top-level ops cut
-    into consecutive runs of about `max-ops` ops, each moved into a
-    private, `noinline` function (`<name>_part<N>`) that the original
-    calls in its place. Values a run uses from before it become arguments
-    and values used after it results; a memref crosses as its base buffer
-    (a bare pointer) plus the dynamic parts of its offset, sizes and
-    strides, rebuilt with `memref.reinterpret_cast` on the other side.
-    Constants are cloned. A run that would return memory on the stack
-    (rooted in a `memref.alloca`) or a value of another type stays where it
-    is.
+    On buffers, after the buffer optimizations (`tad-outline-kernels` at
+    -O2+). A function whose body holds more than `max-ops` ops (nested ones
+    counted) has its top-level ops cut into consecutive runs of about
+    `max-ops` ops, each moved into a private, `noinline` function
+    (`<name>_part<N>`) that the original calls in its place. Values a run
+    uses from before it become arguments and values used after it results;
+    a memref crosses as its base buffer (a bare pointer) plus the dynamic
+    parts of its offset, sizes and strides, rebuilt with
+    `memref.reinterpret_cast` on the other side. Constants and
+    `memref.get_global` are cloned. A run ends only where no value is live
+    that cannot be returned from a piece: a scalar or a view of a heap
+    buffer or of a function argument can, a view of a global (its
+    descriptor's allocated pointer is a placeholder) or of a stack buffer
+    cannot. A run that would take an argument of another type stays where
+    it is.
 
     Why: LLVM's loop passes update the dominator tree of the whole function
     for each loop they change, so their time grows with the product of a
