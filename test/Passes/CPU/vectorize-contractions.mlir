@@ -3,13 +3,14 @@
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16}))' | FileCheck %s --check-prefix=NARROW
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16 register-tile=4,24}))' | FileCheck %s --check-prefix=ROW24
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=16,64,32 register-tile=4,16}))' | FileCheck %s --check-prefix=OVERRIDE
-// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true}))' | FileCheck %s --check-prefix=PAR
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true pack=false}))' | FileCheck %s --check-prefix=PAR
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=PACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 print-schedule=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=PACKSCHED
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,1040,64 pack=false}))' | FileCheck %s --check-prefix=NOPACK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 cache-tiles=32,128,256}))' | FileCheck %s --check-prefix=FILL
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 cache-tiles=8,6,256 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SPLITK
 // RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=512 parallel=true cores=2 l2-bytes=1048576 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=SMALLOUT
+// RUN: tad-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tad-vectorize-contractions{vector-bits=256 vector-registers=16 parallel=true cores=2 print-schedule=true}))' 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // The default schedule for f32 with 512-bit vectors: 8x32 register tiles
 // (16 accumulators), k innermost; the C tile is loaded before the k loop,
@@ -209,14 +210,15 @@ func.func @c_with_view_user(%a: memref<64x256xf32>, %b: memref<256x128xf32>,
 
 // B rows a page apart (1040 f32) and m = 512 >= 8 mc: B is copied into
 // 32-wide panels [33][64][32] first (the last one holds 16 columns), one
-// vector per panel row, and the register tiles read their B rows from the
-// panels, the peeled 16-wide tiles from the last panel.
+// vector per panel row, rows outermost (a small copy, on one thread), and
+// the register tiles read their B rows from the panels, the peeled 16-wide
+// tiles from the last panel.
 // PACK: tad schedule: linalg.matmul 512x1040x64 f32 (m,n,k = 512,1040,64): cache tiles 32x1040x64, register tile 8x32x1, 512-bit vectors, n outer, B packed
 // PACK-LABEL: func.func @packed_rhs(
 //       PACK: %[[P:.*]] = memref.alloc() : memref<33x64x32xf32>
+//       PACK: scf.for %[[ROW:.*]] = %c0 to %c64
 //       PACK: scf.for %[[PANEL:.*]] = %c0 to %c32
 //       PACK: %[[COL:.*]] = arith.muli %[[PANEL]], %c32
-//       PACK: scf.for %[[ROW:.*]] = %c0 to %c64
 //       PACK: %[[V:.*]] = vector.load %arg1[%[[ROW]], %[[COL]]] : memref<64x1040xf32>, vector<32xf32>
 //       PACK: vector.store %[[V]], %[[P]][%[[PANEL]], %[[ROW]], %c0] : memref<33x64x32xf32>, vector<32xf32>
 //       PACK: vector.load %arg1[%{{.*}}, %c1024] : memref<64x1040xf32>, vector<16xf32>
@@ -432,5 +434,62 @@ func.func @row_of_24(%a: memref<8x64xf32>, %b: memref<64x48xf32>,
                      %c: memref<8x48xf32>) {
   linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x48xf32>)
                 outs(%c : memref<8x48xf32>)
+  return
+}
+
+// -----
+
+// Few rows of A (m < 8 cache tiles) and B rows a kilobyte or more apart:
+// all of m becomes one cache tile and B is copied one kc x nc cache block
+// at a time into panels [nc/nr][kc][nr], source rows outermost, in a buffer
+// of each parallel iteration (each core's own); the register tiles read
+// their B rows from it. Not with a transposed A, nor with rows of 512
+// bytes. (Functions are scheduled on several threads: any order.)
+// BLOCKS-DAG: tad schedule: linalg.matmul 16x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer, B packed per cache block
+// BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 64x128x512, {{.*}}, B packed per cache block
+// BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer{{$}}
+// BLOCKS-DAG: tad schedule: linalg.matmul 16x128x1024 f32 {{.*}}, n outer{{$}}
+// BLOCKS-LABEL: func.func @rhs_blocks(
+//       BLOCKS: scf.parallel (%[[N:.*]]) = (%c0) to (%c1024) step (%c128)
+//  BLOCKS-NEXT: %[[P:.*]] = memref.alloc() : memref<8x512x16xf32>
+//  BLOCKS-NEXT: scf.for %[[K:.*]] = %c0 to %c1024 step %c512
+//  BLOCKS-NEXT: scf.for %[[ROW:.*]] = %c0 to %c512 step %c1
+//       BLOCKS: scf.for %[[PANEL:.*]] = %c0 to %c8 step %c1
+//       BLOCKS: vector.load %arg1[{{.*}}] : memref<1024x1024xf32>, vector<16xf32>
+//  BLOCKS-NEXT: vector.store %{{.*}}, %[[P]][%[[PANEL]], %[[ROW]], %c0] : memref<8x512x16xf32>, vector<16xf32>
+//   BLOCKS-NOT: vector.load %arg1
+//       BLOCKS: vector.load %[[P]][%{{.*}}, %{{.*}}, %c0] : memref<8x512x16xf32>, vector<16xf32>
+//       BLOCKS: vector.fma
+//   BLOCKS-NOT: vector.load %arg1
+//       BLOCKS: memref.dealloc %[[P]]
+//  BLOCKS-NEXT: scf.reduce
+func.func @rhs_blocks(%a: memref<16x1024xf32>, %b: memref<1024x1024xf32>,
+                      %c: memref<16x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x1024xf32>)
+                outs(%c : memref<16x1024xf32>)
+  return
+}
+func.func @rhs_blocks_one_m_tile(%a: memref<64x1024xf32>,
+                                 %b: memref<1024x1024xf32>,
+                                 %c: memref<64x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>)
+                outs(%c : memref<64x1024xf32>)
+  return
+}
+#transposedA = affine_map<(m, n, k) -> (k, m)>
+#plainB = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @blocks_transposed_lhs(%a: memref<1024x64xf32>,
+                                 %b: memref<1024x1024xf32>,
+                                 %c: memref<64x1024xf32>) {
+  linalg.matmul indexing_maps = [#transposedA, #plainB, #out]
+                ins(%a, %b : memref<1024x64xf32>, memref<1024x1024xf32>)
+                outs(%c : memref<64x1024xf32>)
+  return
+}
+func.func @blocks_short_rows(%a: memref<16x1024xf32>, %b: memref<1024x128xf32>,
+                             %c: memref<16x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x128xf32>)
+                outs(%c : memref<16x128xf32>)
   return
 }
