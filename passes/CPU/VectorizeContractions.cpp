@@ -344,6 +344,9 @@ FailureOr<SmallVector<OpFoldResult>> offsetsInBase(OpBuilder &b, Location loc,
 
 /// Elements below which a copy stays on one thread (as for transposes).
 constexpr int64_t kMinParallelCopy = int64_t(1) << 17;
+/// Panels a core copies row by row in one go (8 x 16 f32: a 512-byte run
+/// of each source row).
+constexpr int64_t kPanelsPerGroup = 8;
 
 /// The panels [ceil(n/nr)][k][nr] of the k x n matrix `source`: the
 /// register tiles read their nr-wide rows of B from consecutive addresses
@@ -387,35 +390,51 @@ void copyToPanels(OpBuilder &b, Location loc, Value source, Value packed,
     };
     Value lo = arith::ConstantIndexOp::create(b, loc, first);
     Value hi = arith::ConstantIndexOp::create(b, loc, last);
-    auto rows = [&](OpBuilder &nested, Location nestedLoc, Value panel) {
-      scf::ForOp::create(nested, nestedLoc, zero, depth, one, ValueRange{},
-                         [&](OpBuilder &inner, Location innerLoc, Value row,
-                             ValueRange) {
-                           copyRow(inner, innerLoc, panel, row);
-                           scf::YieldOp::create(inner, innerLoc);
-                         });
+    // Rows outermost, then the panels [panelLo, panelHi): each row's part
+    // is read from consecutive lines rather than one line a row apart per
+    // panel (16x1024x1024, B copied per cache block: 60-75 -> 104-123
+    // GFLOP/s).
+    auto rowsThenPanels = [&](OpBuilder &nested, Location nestedLoc,
+                              Value panelLo, Value panelHi) {
+      scf::ForOp::create(
+          nested, nestedLoc, zero, depth, one, ValueRange{},
+          [&](OpBuilder &inner, Location innerLoc, Value row, ValueRange) {
+            scf::ForOp::create(inner, innerLoc, panelLo, panelHi, one,
+                               ValueRange{},
+                               [&](OpBuilder &body, Location bodyLoc,
+                                   Value panel, ValueRange) {
+                                 copyRow(body, bodyLoc, panel, row);
+                                 scf::YieldOp::create(body, bodyLoc);
+                               });
+            scf::YieldOp::create(inner, innerLoc);
+          });
     };
-    if (parallel && last - first >= 2 &&
-        (last - first) * k * width >= kMinParallelCopy) {
+    int64_t panels = last - first;
+    if (parallel && panels >= 2 && panels * k * width >= kMinParallelCopy) {
+      // Groups of panels over the cores, at least 8 groups when there are
+      // enough panels.
+      int64_t group = std::clamp<int64_t>(panels / 8, 1, kPanelsPerGroup);
+      int64_t groups = llvm::divideCeil(panels, group);
       scf::ParallelOp::create(
-          b, loc, ValueRange{lo}, ValueRange{hi}, ValueRange{one},
+          b, loc, ValueRange{zero},
+          ValueRange{arith::ConstantIndexOp::create(b, loc, groups)},
+          ValueRange{one},
           [&](OpBuilder &nested, Location nestedLoc, ValueRange ivs) {
-            rows(nested, nestedLoc, ivs[0]);
+            AffineExpr g;
+            bindDims(nested.getContext(), g);
+            Value panelLo = affine::AffineApplyOp::create(
+                nested, nestedLoc, g * group + first, ValueRange{ivs[0]});
+            Value panelHi = affine::AffineMinOp::create(
+                nested, nestedLoc,
+                AffineMap::get(1, 0, {g * group + first + group,
+                                      getAffineConstantExpr(last,
+                                                            nested.getContext())},
+                               nested.getContext()),
+                ValueRange{ivs[0]});
+            rowsThenPanels(nested, nestedLoc, panelLo, panelHi);
           });
     } else {
-      // Rows outermost: each reads its part of a source row from
-      // consecutive lines rather than one line a row apart per panel.
-      scf::ForOp::create(
-          b, loc, zero, depth, one, ValueRange{},
-          [&](OpBuilder &nested, Location nestedLoc, Value row, ValueRange) {
-            scf::ForOp::create(nested, nestedLoc, lo, hi, one, ValueRange{},
-                               [&](OpBuilder &inner, Location innerLoc,
-                                   Value panel, ValueRange) {
-                                 copyRow(inner, innerLoc, panel, row);
-                                 scf::YieldOp::create(inner, innerLoc);
-                               });
-            scf::YieldOp::create(nested, nestedLoc);
-          });
+      rowsThenPanels(b, loc, lo, hi);
     }
   };
   if (fullPanels > 0)

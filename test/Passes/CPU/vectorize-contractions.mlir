@@ -449,6 +449,7 @@ func.func @row_of_24(%a: memref<8x64xf32>, %b: memref<64x48xf32>,
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 64x128x512, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer{{$}}
 // BLOCKS-DAG: tad schedule: linalg.matmul 16x128x1024 f32 {{.*}}, n outer{{$}}
+// BLOCKS-DAG: tad schedule: linalg.matmul 256x1024x256 f32 {{.*}}, B packed{{$}}
 // BLOCKS-LABEL: func.func @rhs_blocks(
 //       BLOCKS: scf.parallel (%[[N:.*]]) = (%c0) to (%c1024) step (%c128)
 //  BLOCKS-NEXT: %[[P:.*]] = memref.alloc() : memref<8x512x16xf32>
@@ -491,5 +492,23 @@ func.func @blocks_short_rows(%a: memref<16x1024xf32>, %b: memref<1024x128xf32>,
                              %c: memref<16x128xf32>) {
   linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x128xf32>)
                 outs(%c : memref<16x128xf32>)
+  return
+}
+// A copy of all of B large enough for the cores (m = 256 >= 8 mc): groups
+// of 8 panels in parallel, each group row by row (a 512-byte run of every
+// source row).
+// BLOCKS-LABEL: func.func @packed_rhs_parallel(
+//       BLOCKS: %[[P:.*]] = memref.alloc() : memref<64x256x16xf32>
+//  BLOCKS-NEXT: scf.parallel (%[[G:.*]]) = (%c0) to (%c8) step (%c1)
+//  BLOCKS-NEXT: %[[LO:.*]] = affine.apply #{{.*}}(%[[G]])
+//  BLOCKS-NEXT: %[[HI:.*]] = affine.min #{{.*}}(%[[G]])
+//  BLOCKS-NEXT: scf.for %[[ROW:.*]] = %c0 to %c256 step %c1
+//  BLOCKS-NEXT: scf.for %[[PANEL:.*]] = %[[LO]] to %[[HI]] step %c1
+//       BLOCKS: vector.store %{{.*}}, %[[P]][%[[PANEL]], %[[ROW]], %c0] : memref<64x256x16xf32>, vector<16xf32>
+func.func @packed_rhs_parallel(%a: memref<256x256xf32>,
+                               %b: memref<256x1024xf32>,
+                               %c: memref<256x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x1024xf32>)
+                outs(%c : memref<256x1024xf32>)
   return
 }
