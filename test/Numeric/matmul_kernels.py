@@ -2,8 +2,9 @@
 float64 and float32: shapes that the register tiles divide and shapes that
 need peeling, batch_matmul, transposed operands (as the VJP emits them), the
 OpenMP-parallel path (large enough to be parallelized) and the single-thread
-one, B copied into panels (with a partial last panel), a transposed A
-copied into panels, k split over the cores, and overridden tile sizes.
+one, B copied into panels (with a partial last panel, or per cache block
+where A has few rows), a transposed A copied into panels, k split over the
+cores, and overridden tile sizes.
 Compiled at -O3."""
 
 import os
@@ -53,6 +54,7 @@ CASES = [  # (op, a shape, b shape)
     ("mm", (512, 64), (64, 1024)),     # B rows a page apart: B in panels
     ("mm", (512, 40), (40, 1040)),     # panels with a partial last one
     ("mm", (25, 8192), (8192, 6)),     # one m and n tile: k split over the cores
+    ("mm", (24, 512), (512, 1024)),    # few rows: B in panels per cache block
     ("bmm", (3, 17, 24), (3, 24, 40)),
     ("bmm", (4, 64, 64), (4, 64, 64)),  # parallel over the batch
 ]
@@ -105,7 +107,8 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
               c.shape == ref.shape and err < tol)
 
 # The AVX2 model (the suite pins AVX-512): 6x16 register tiles (peeled in
-# 16-row cache tiles), B rows of 1 KiB in panels, a transposed A in panels
+# 16-row cache tiles), B rows of 1 KiB in panels (per cache block where m
+# is 16 or 40: one m cache tile, peeled 6 + 6 + 4), a transposed A in panels
 # with 4x16 tiles, rows narrower than a vector in masked full-width
 # vectors (6 of 8 f32 lanes, 3 of 4 f64 lanes; 7 alone and after 16).
 pinned = {name: os.environ.get(name)
@@ -115,7 +118,8 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
     for transposed, k_, m_, n_ in ((False, 64, 256, 256), (False, 100, 300, 520),
                                    (True, 96, 256, 1024), (True, 40, 520, 300),
                                    (False, 80, 1000, 6), (False, 33, 50, 7),
-                                   (False, 20, 30, 23), (True, 80, 64, 3)):
+                                   (False, 20, 30, 23), (True, 80, 64, 3),
+                                   (False, 1024, 16, 1024), (False, 700, 40, 256)):
         a = rng.standard_normal((k_, m_) if transposed else (m_, k_)).astype(dtype)
         b = rng.standard_normal((k_, n_)).astype(dtype)
         ref = (a.T if transposed else a).astype(np.float64) @ b.astype(np.float64)
