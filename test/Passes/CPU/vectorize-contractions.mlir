@@ -443,12 +443,14 @@ func.func @row_of_24(%a: memref<8x64xf32>, %b: memref<64x48xf32>,
 // all of m becomes one cache tile and B is copied one kc x nc cache block
 // at a time into panels [nc/nr][kc][nr], source rows outermost, in a buffer
 // of each parallel iteration (each core's own); the register tiles read
-// their B rows from it. Not with a transposed A, nor with rows of 512
-// bytes. (Functions are scheduled on several threads: any order.)
+// their B rows from it; 20 rows as four register tiles of 5 (not 6 + 6 +
+// 6 + 2). Not with a transposed A, nor with rows of 512 bytes. (Functions
+// are scheduled on several threads: their lines come in any order.)
 // BLOCKS-DAG: tad schedule: linalg.matmul 16x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 64x128x512, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer{{$}}
 // BLOCKS-DAG: tad schedule: linalg.matmul 16x128x1024 f32 {{.*}}, n outer{{$}}
+// BLOCKS-DAG: tad schedule: linalg.matmul 20x1024x1024 f32 {{.*}}: cache tiles 20x128x512, register tile 5x16x1, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 256x1024x256 f32 {{.*}}, B packed{{$}}
 // BLOCKS-LABEL: func.func @rhs_blocks(
 //       BLOCKS: scf.parallel (%[[N:.*]]) = (%c0) to (%c1024) step (%c128)
@@ -468,6 +470,13 @@ func.func @rhs_blocks(%a: memref<16x1024xf32>, %b: memref<1024x1024xf32>,
                       %c: memref<16x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<16x1024xf32>, memref<1024x1024xf32>)
                 outs(%c : memref<16x1024xf32>)
+  return
+}
+func.func @rhs_blocks_equal_rows(%a: memref<20x1024xf32>,
+                                 %b: memref<1024x1024xf32>,
+                                 %c: memref<20x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<20x1024xf32>, memref<1024x1024xf32>)
+                outs(%c : memref<20x1024xf32>)
   return
 }
 func.func @rhs_blocks_one_m_tile(%a: memref<64x1024xf32>,
