@@ -177,6 +177,10 @@ def tad_step_calls(step, inputs, targets):
     one = np.ones((), params[0].dtype)
     zeros = [np.zeros_like(b) for b in buffers]
     state = list(step.state)
+    # The step writes the new parameters into arrays of its own, as
+    # tad.TrainStep does from its second step on (PyTorch updates them in
+    # place): new arrays per call would be fresh pages to fault in.
+    new = [None] + [np.empty_like(a) for a in params + buffers + state]
     return (lambda: m.loss(*data, *params, *buffers),
             lambda: m.loss_vjp(*data, *params, *buffers, one, *zeros),
-            lambda: m.train_step(*data, *params, *buffers, *state))
+            lambda: m.train_step(*data, *params, *buffers, *state, out=new))
