@@ -873,14 +873,30 @@ void TadVectorizeContractionsPass::scheduleContraction(
                                  {rewriter.getAffineDimExpr(mDim),
                                   rewriter.getAffineDimExpr(kDim)},
                                  rewriter.getContext());
+  // The same where all of B would be copied but is too large for the
+  // caches (over 8 times L2): that copy goes to memory and back. A shorter
+  // k cache tile (at least 128) keeps the A block in L2 (AVX2 EPYC:
+  // 256x4096x4096 105 -> 166 GFLOP/s, 512x4096x4096 94 -> 133,
+  // 128x4096x1024 151 -> 167; 512x1024x1024, B 4 MB, 180 -> 168: not
+  // done).
+  bool largeRhs = K * N * elemBytes > 8 * machine.l2Bytes;
+  int64_t blockKc = kc;
+  if (largeRhs && cacheTiles.size() != 3 &&
+      M * kc * elemBytes > machine.l2Bytes / 2) {
+    int64_t target = machine.l2Bytes / 2 / (M * elemBytes);
+    int64_t shorter = cacheTile(K, target, 1);
+    blockKc = shorter <= target && shorter >= 128 ? shorter : kc;
+  }
   bool packRhsBlocks =
-      plainRhs && plainLhs && !packRhs && M > mr && nc % nr == 0 &&
-      kc * nc * elemBytes <= machine.l2Bytes / 2 &&
+      plainRhs && plainLhs && (!packRhs || largeRhs) && M > mr &&
+      nc % nr == 0 && blockKc * nc * elemBytes <= machine.l2Bytes / 2 &&
       (mc == M || (cacheTiles.size() != 3 &&
-                   M * kc * elemBytes <= machine.l2Bytes / 2 &&
+                   M * blockKc * elemBytes <= machine.l2Bytes / 2 &&
                    (!isParallel || N >= 2 * nc)));
   if (packRhsBlocks) {
+    packRhs = false;
     mc = M;
+    kc = blockKc;
     // Register tiles of equal height rather than a short last one: a
     // 2-row tile keeps 4 accumulators, too few chains to cover the FMA
     // latency (AVX2 EPYC: 8x1024x1024 as 6 + 2 rows 77 GFLOP/s, 4 + 4 97;

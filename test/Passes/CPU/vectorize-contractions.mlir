@@ -444,12 +444,16 @@ func.func @row_of_24(%a: memref<8x64xf32>, %b: memref<64x48xf32>,
 // at a time into panels [nc/nr][kc][nr], source rows outermost, in a buffer
 // of each parallel iteration (each core's own); the register tiles read
 // their B rows from it; 20 rows as four register tiles of 5 (not 6 + 6 +
-// 6 + 2). Not with a transposed A, nor with rows of 512 bytes. (Functions
-// are scheduled on several threads: their lines come in any order.)
+// 6 + 2). Not with a transposed A, nor with rows of 512 bytes. With a B
+// of 32 MB (over 8 times L2) m = 512 is one cache tile too, instead of a
+// copy of all of B, with k cache tiles of 256 so that its A block fits in
+// half of L2. (Functions are scheduled on several threads: their lines
+// come in any order.)
 // BLOCKS-DAG: tad schedule: linalg.matmul 16x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 64x128x512, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 64x1024x1024 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, n outer{{$}}
 // BLOCKS-DAG: tad schedule: linalg.matmul 16x128x1024 f32 {{.*}}, n outer{{$}}
+// BLOCKS-DAG: tad schedule: linalg.matmul 512x4096x2048 f32 {{.*}}: cache tiles 512x128x256, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 20x1024x1024 f32 {{.*}}: cache tiles 20x128x512, register tile 5x16x1, {{.*}}, B packed per cache block
 // BLOCKS-DAG: tad schedule: linalg.matmul 256x1024x256 f32 {{.*}}, B packed{{$}}
 // BLOCKS-LABEL: func.func @rhs_blocks(
@@ -477,6 +481,13 @@ func.func @rhs_blocks_equal_rows(%a: memref<20x1024xf32>,
                                  %c: memref<20x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<20x1024xf32>, memref<1024x1024xf32>)
                 outs(%c : memref<20x1024xf32>)
+  return
+}
+func.func @rhs_blocks_large_rhs(%a: memref<512x2048xf32>,
+                                %b: memref<2048x4096xf32>,
+                                %c: memref<512x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x2048xf32>, memref<2048x4096xf32>)
+                outs(%c : memref<512x4096xf32>)
   return
 }
 func.func @rhs_blocks_one_m_tile(%a: memref<64x1024xf32>,
