@@ -876,9 +876,9 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // The same where all of B would be copied but is too large for the
   // caches (over 8 times L2): that copy goes to memory and back. A shorter
   // k cache tile (at least 128) keeps the A block in L2 (AVX2 EPYC:
-  // 256x4096x4096 105 -> 166 GFLOP/s, 512x4096x4096 94 -> 133,
-  // 128x4096x1024 151 -> 167; 512x1024x1024, B 4 MB, 180 -> 168: not
-  // done).
+  // 256x4096x4096 86 -> 143 GFLOP/s, 512x4096x4096 90 -> 111,
+  // 128x1024x4096 92 -> 157; with B of 4 MB, 512x1024x1024, the whole
+  // copy stayed faster: 180 against 168).
   bool largeRhs = K * N * elemBytes > 8 * machine.l2Bytes;
   int64_t blockKc = kc;
   if (largeRhs && cacheTiles.size() != 3 &&
