@@ -217,7 +217,9 @@ class TrainStep:
     ``buffers`` and ``state`` are ``tad.DeviceArray``s, and each step writes
     the new values into a second set (``out=``) and swaps: nothing but the
     data and the loss crosses to and from the device. ``np.asarray(p)``
-    copies one to the host.
+    copies one to the host. On the host the new values go into the arrays
+    of the step before last where nothing else refers to them (an array
+    the caller still holds is never written), else into new arrays.
     """
 
     def __init__(self, module, mlir, param_names, params, buffer_names, buffers,
