@@ -41,10 +41,15 @@ def TadVectorizeContractionsPass
     element and a B row. With `parallel`, the outermost cache loop with
     two or more iterations over the batch, m or n dimension of a contraction
     of at least 2^18 multiply-adds becomes an `scf.parallel`. With `pack`,
-    the B operand of a plain matmul whose rows are a page (4 KiB) or more
-    apart and whose m is at least 8 cache tiles is first copied into
-    nr-wide panels [n/nr][k][nr] (one vector per panel row), from which the
-    register tiles read their B rows at consecutive addresses. A
+    the B operand of a plain matmul whose rows are a page (4 KiB; 1 KiB
+    with 256-bit vectors) or more apart and whose m is at least 8 cache
+    tiles is first copied into nr-wide panels [n/nr][k][nr] (one vector per
+    panel row, source rows outermost), from which the register tiles read
+    their B rows at consecutive addresses. With fewer rows of A, or a B
+    over 8 times L2, all of m becomes one cache tile instead (its A block
+    in half of L2) and each kc x nc block of B is copied into panels just
+    before the register loops use it, into a buffer of each parallel
+    iteration. A
     `linalg.fill` of the output just before the contraction goes: in the
     first step of the k cache loop the register tiles start from the fill
     value instead of loading the output (they partition it and each stores
