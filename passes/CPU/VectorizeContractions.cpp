@@ -426,10 +426,11 @@ void copyToPanels(OpBuilder &b, Location loc, Value source, Value packed,
                 nested, nestedLoc, g * group + first, ValueRange{ivs[0]});
             Value panelHi = affine::AffineMinOp::create(
                 nested, nestedLoc,
-                AffineMap::get(1, 0, {g * group + first + group,
-                                      getAffineConstantExpr(last,
-                                                            nested.getContext())},
-                               nested.getContext()),
+                AffineMap::get(
+                    1, 0,
+                    {g * group + first + group,
+                     getAffineConstantExpr(last, nested.getContext())},
+                    nested.getContext()),
                 ValueRange{ivs[0]});
             rowsThenPanels(nested, nestedLoc, panelLo, panelHi);
           });
@@ -446,8 +447,7 @@ void copyToPanels(OpBuilder &b, Location loc, Value source, Value packed,
 /// A new buffer of panelsType holding `source`.
 Value packPanels(OpBuilder &b, Location loc, Value source, int64_t nr,
                  bool parallel) {
-  Value packed =
-      memref::AllocOp::create(b, loc, panelsType(source, nr));
+  Value packed = memref::AllocOp::create(b, loc, panelsType(source, nr));
   copyToPanels(b, loc, source, packed, nr, parallel);
   return packed;
 }
@@ -830,14 +830,17 @@ void TadVectorizeContractionsPass::scheduleContraction(
   int64_t packRowBytes = machine.vectorBits >= 512 ? 4096 : 1024;
   // The tiles' n offsets must be multiples of nr, the matmul plain with B
   // as (k, n).
+  // Whether input `operand` is indexed (d0, d1) by the loop dimensions.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto indexedAs = [&](unsigned operand, unsigned d0, unsigned d1) {
+    return maps[operand] == AffineMap::get(3, 0,
+                                           {rewriter.getAffineDimExpr(d0),
+                                            rewriter.getAffineDimExpr(d1)},
+                                           rewriter.getContext());
+  };
   Value rhs = op.getDpsInputOperand(1)->get();
   bool plainRhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
-                  N * elemBytes >= packRowBytes &&
-                  op.getIndexingMapsArray()[1] ==
-                      AffineMap::get(3, 0,
-                                     {rewriter.getAffineDimExpr(kDim),
-                                      rewriter.getAffineDimExpr(nDim)},
-                                     rewriter.getContext());
+                  N * elemBytes >= packRowBytes && indexedAs(1, kDim, nDim);
   bool packRhs = plainRhs && M >= 8 * mc && (nc % nr == 0 || nc == N);
   // A transposed A (k, m) in panels of mc columns, where its rows are a
   // kilobyte or more apart: an A block then takes kc rows of a large
@@ -852,11 +855,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
   Value lhs = op.getDpsInputOperand(0)->get();
   bool packLhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
                  mc < M && N >= 2 * nc && M * elemBytes >= 1024 &&
-                 op.getIndexingMapsArray()[0] ==
-                     AffineMap::get(3, 0,
-                                    {rewriter.getAffineDimExpr(kDim),
-                                     rewriter.getAffineDimExpr(mDim)},
-                                    rewriter.getContext());
+                 indexedAs(0, kDim, mDim);
   if (packLhs && registerTile.size() != 2)
     mr = int64_t(llvm::bit_floor(uint64_t(mr)));
   // Fewer rows of A (a batch of 8 to 100 times a weight matrix) pass over
@@ -868,11 +867,7 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // it, each core into its own buffer. Measured on an AVX2 AMD EPYC
   // (docs/performance.md): 16x1024x1024 83 -> 117 GFLOP/s, 64x1024x1024
   // 78 -> 159, 16x4096x1024 44 -> 100.
-  bool plainLhs = op.getIndexingMapsArray()[0] ==
-                  AffineMap::get(3, 0,
-                                 {rewriter.getAffineDimExpr(mDim),
-                                  rewriter.getAffineDimExpr(kDim)},
-                                 rewriter.getContext());
+  bool plainLhs = indexedAs(0, mDim, kDim);
   // The same where all of B would be copied but is too large for the
   // caches (over 8 times L2): that copy goes to memory and back. A shorter
   // k cache tile (at least 128) keeps the A block in L2 (AVX2 EPYC:
@@ -922,10 +917,9 @@ void TadVectorizeContractionsPass::scheduleContraction(
     llvm::interleave(bounds, os, "x");
     os << " " << elemType << " (m,n,k = " << M << "," << N << "," << K
        << "): cache tiles " << mc << "x" << nc << "x" << kc
-       << ", register tile " << mr << "x" << nr << "x1, "
-       << machine.vectorBits << "-bit vectors"
-       << (nOuter ? ", n outer" : "") << (packLhs ? ", A packed" : "")
-       << (packRhs ? ", B packed" : "")
+       << ", register tile " << mr << "x" << nr << "x1, " << machine.vectorBits
+       << "-bit vectors" << (nOuter ? ", n outer" : "")
+       << (packLhs ? ", A packed" : "") << (packRhs ? ", B packed" : "")
        << (packRhsBlocks ? ", B packed per cache block" : "") << "\n";
     llvm::errs() << line;
   }
