@@ -212,6 +212,38 @@ struct UnmaskContraction : OpRewritePattern<vector::MaskOp> {
   }
 };
 
+/// The A values of an outer-product register tile read from a transposed
+/// A's panel as one vector of mr elements, each then extracted and
+/// broadcast: every extract becomes a scalar load (a broadcast load on
+/// x86). LLVM splits a vector load of no power-of-two width (6 = 4 + 2)
+/// and moves the elements through shuffles, which compete with the FMAs
+/// for the vector pipes.
+struct ScalarizeExtractedLoad : OpRewritePattern<vector::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ExtractOp op,
+                                PatternRewriter &rewriter) const override {
+    auto load = op.getSource().getDefiningOp<vector::LoadOp>();
+    if (!load || load.getVectorType().getRank() != 1 ||
+        isa<VectorType>(op.getType()) || op.hasDynamicPosition())
+      return failure();
+    // Only where no user needs the vector itself.
+    if (!llvm::all_of(load->getUsers(), [](Operation *user) {
+          auto extract = dyn_cast<vector::ExtractOp>(user);
+          return extract && !isa<VectorType>(extract.getType());
+        }))
+      return failure();
+    SmallVector<Value> indices(load.getIndices());
+    AffineExpr d0;
+    bindDims(rewriter.getContext(), d0);
+    indices.back() = affine::makeComposedAffineApply(
+        rewriter, op.getLoc(), d0 + op.getStaticPosition()[0],
+        {indices.back()});
+    rewriter.replaceOpWithNewOp<memref::LoadOp>(op, load.getBase(), indices);
+    return success();
+  }
+};
+
 struct TadVectorizeContractionsPass
     : tad::impl::TadVectorizeContractionsPassBase<
           TadVectorizeContractionsPass> {
@@ -358,7 +390,7 @@ constexpr int64_t kPanelsPerGroup = 8;
 MemRefType panelsType(Value source, int64_t nr) {
   auto type = cast<MemRefType>(source.getType());
   int64_t k = type.getDimSize(0), n = type.getDimSize(1);
-  return MemRefType::get({llvm::divideCeil(n, nr), k, nr},
+  return MemRefType::get({llvm::divideCeilSigned(n, nr), k, nr},
                          type.getElementType());
 }
 
@@ -847,17 +879,14 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // power-of-two stride, which fall into a few cache sets (1024 floats: one
   // L1 set, 16 of L2's) and come from L3 at every pass; its mc-wide panels
   // are contiguous instead. Each n cache tile passes over A once, so at
-  // least two repay the copy. The register tile then reads its mr values
-  // of a panel row as one vector: a width that is no power of two is split
-  // by LLVM (6 = 4 + 2, the 2 through a shuffle, an accumulator spilled),
-  // so mr rounds down to one. The weight gradient dY^T X of a linear layer;
-  // measured on an AVX2 AMD EPYC (docs/performance.md).
+  // least two repay the copy. The register tile loads its mr values of a
+  // panel row one by one (ScalarizeExtractedLoad), so mr need not divide
+  // mc. The weight gradient dY^T X of a linear layer; measured on an AVX2
+  // AMD EPYC (docs/performance.md).
   Value lhs = op.getDpsInputOperand(0)->get();
   bool packLhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
                  mc < M && N >= 2 * nc && M * elemBytes >= 1024 &&
                  indexedAs(0, kDim, mDim);
-  if (packLhs && registerTile.size() != 2)
-    mr = int64_t(llvm::bit_floor(uint64_t(mr)));
   // Fewer rows of A (a batch of 8 to 100 times a weight matrix) pass over
   // B too few times to repay a copy of all of it (16x1024x1024: 75 -> 62
   // GFLOP/s), yet unpacked every register tile row streams a block of B
@@ -1211,6 +1240,7 @@ void TadVectorizeContractionsPass::runOnOperation() {
                                                    /*maxTransferRank=*/1);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorBroadcastLoweringPatterns(patterns);
+    patterns.add<ScalarizeExtractedLoad>(ctx);
     // Not converging within the iteration limit is no error: the IR is
     // valid after every rewrite.
     (void)applyPatternsGreedily(func, std::move(patterns));
