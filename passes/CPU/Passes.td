@@ -49,7 +49,10 @@ def TadVectorizeContractionsPass
     over 8 times L2, all of m becomes one cache tile instead (its A block
     in half of L2) and each kc x nc block of B is copied into panels just
     before the register loops use it, into a buffer of each parallel
-    iteration. A
+    iteration; where that A block would not fit, m keeps its cache tiles,
+    the cache loops run n, k, m and each block is copied before the m
+    loop. The register tiles read a transposed A's values one scalar
+    load each. A
     `linalg.fill` of the output just before the contraction goes: in the
     first step of the k cache loop the register tiles start from the fill
     value instead of loading the output (they partition it and each stores

@@ -527,12 +527,13 @@ LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp tile,
 }
 
 /// Copies the cache block `blockRhs` (the k x n operand of the cache tile
-/// `block`) into panels just before `block` and returns them. The buffer
-/// is allocated once per iteration of the enclosing `scf.parallel` (each
-/// core writes its own) or, without one, once before the loop nest.
+/// `block`) into panels just before `copyPoint` (`block` or a loop around
+/// it) and returns them. The buffer is allocated once per iteration of the
+/// enclosing `scf.parallel` (each core writes its own) or, without one,
+/// once before the loop nest.
 Value packCacheBlocks(RewriterBase &rewriter, linalg::LinalgOp block,
-                      Value blockRhs, int64_t nr) {
-  Operation *outer = block;
+                      Value blockRhs, int64_t nr, Operation *copyPoint) {
+  Operation *outer = copyPoint;
   while (isa<scf::ForOp>(outer->getParentOp()))
     outer = outer->getParentOp();
   auto parallel = dyn_cast<scf::ParallelOp>(outer->getParentOp());
@@ -549,7 +550,7 @@ Value packCacheBlocks(RewriterBase &rewriter, linalg::LinalgOp block,
   else
     rewriter.setInsertionPointAfter(outer);
   memref::DeallocOp::create(rewriter, loc, packed);
-  rewriter.setInsertionPoint(block);
+  rewriter.setInsertionPoint(copyPoint);
   copyToPanels(rewriter, loc, blockRhs, packed, nr, /*parallel=*/false);
   return packed;
 }
@@ -928,6 +929,21 @@ void TadVectorizeContractionsPass::scheduleContraction(
     if (registerTile.size() != 2 && M % mr != 0)
       mr = llvm::divideCeil(M, llvm::divideCeil(M, mr));
   }
+  // A B over 8 times L2 with too many rows of A for one m cache tile
+  // (1024x4096x4096, a wide layer at batch 1024: even a 128-deep A block
+  // overflows half of L2): m keeps its cache tiles and the cache loops run
+  // n, k, m, so that each kc x nc block of B is copied once, before the m
+  // loop, and serves every m tile; A's mc x kc tiles come from L3, once
+  // per block. Step 7's whole copy of B instead went to memory and was
+  // read back M / mc times.
+  bool mInnermost = plainRhs && plainLhs && largeRhs && !packRhsBlocks &&
+                    cacheTiles.size() != 3 && mc < M && nc % nr == 0 &&
+                    kc * nc * elemBytes <= machine.l2Bytes / 2 &&
+                    (!isParallel || N >= 2 * nc);
+  if (mInnermost) {
+    packRhs = false;
+    packRhsBlocks = true;
+  }
   // Cache-loop order. With n outermost (BLIS's order) the k x nc block of
   // B is read from memory once and stays in L2 while every m tile uses it,
   // and the parallel loop gives each core its own columns, so that B, the
@@ -949,7 +965,8 @@ void TadVectorizeContractionsPass::scheduleContraction(
        << ", register tile " << mr << "x" << nr << "x1, " << machine.vectorBits
        << "-bit vectors" << (nOuter ? ", n outer" : "")
        << (packLhs ? ", A packed" : "") << (packRhs ? ", B packed" : "")
-       << (packRhsBlocks ? ", B packed per cache block" : "") << "\n";
+       << (packRhsBlocks ? ", B packed per cache block" : "")
+       << (mInnermost ? ", m innermost" : "") << "\n";
     llvm::errs() << line;
   }
 
@@ -980,7 +997,9 @@ void TadVectorizeContractionsPass::scheduleContraction(
   scf::SCFTilingOptions cacheOptions;
   cacheOptions.setTileSizes(tileSizes(mc, nc, kc));
   SmallVector<int64_t> cacheOrder(dims->batch.begin(), dims->batch.end());
-  if (nOuter)
+  if (mInnermost)
+    cacheOrder.append({nDim, kDim, mDim});
+  else if (nOuter)
     cacheOrder.append({nDim, mDim, kDim});
   else
     cacheOrder.append({mDim, nDim, kDim});
@@ -994,9 +1013,11 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // A fill of the whole output just before the contraction (outlined with
   // it) becomes a fill of each output tile in its first k step, which
   // forwardTileFills then turns into the accumulators' initial value.
-  // The loops are outermost first; k is innermost in either order.
+  // The loops are outermost first; k is innermost but with m innermost.
   auto kLoop = cached->loops.size() == numLoops
-                   ? dyn_cast<scf::ForOp>(cached->loops.back().getOperation())
+                   ? dyn_cast<scf::ForOp>(
+                         cached->loops[numLoops - (mInnermost ? 2 : 1)]
+                             .getOperation())
                    : scf::ForOp();
   if (fill && kLoop) {
     rewriter.setInsertionPoint(block);
@@ -1014,11 +1035,24 @@ void TadVectorizeContractionsPass::scheduleContraction(
                       });
     rewriter.eraseOp(fill);
   }
+  // The parallel loop is never k's (the last loop passed).
   if (isParallel)
-    parallelizeOuterLoop(rewriter, cached->loops);
+    parallelizeOuterLoop(rewriter, mInnermost
+                                       ? ArrayRef(cached->loops).drop_back()
+                                       : ArrayRef(cached->loops));
   Value blockRhs = block.getDpsInputOperand(1)->get();
+  // With m innermost the block's copy goes before the m loop, out of which
+  // B's view of the block (of n and k only) is hoisted.
+  Operation *copyPoint = block;
+  if (auto mLoop = dyn_cast<scf::ForOp>(block->getParentOp());
+      mInnermost && mLoop) {
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(mLoop.getOperation()));
+    if (!mLoop->isAncestor(blockRhs.getParentBlock()->getParentOp()))
+      copyPoint = mLoop;
+  }
   Value packedBlock =
-      packRhsBlocks ? packCacheBlocks(rewriter, block, blockRhs, nr) : Value();
+      packRhsBlocks ? packCacheBlocks(rewriter, block, blockRhs, nr, copyPoint)
+                    : Value();
 
   // Register tiles, k innermost with step 1.
   rewriter.setInsertionPoint(block);

@@ -521,6 +521,8 @@ func.func @blocks_short_rows(%a: memref<16x1024xf32>, %b: memref<1024x128xf32>,
                 outs(%c : memref<16x128xf32>)
   return
 }
+// -----
+
 // A copy of all of B large enough for the cores (m = 256 >= 8 mc): groups
 // of 8 panels in parallel, each group row by row (a 512-byte run of every
 // source row).
@@ -537,5 +539,42 @@ func.func @packed_rhs_parallel(%a: memref<256x256xf32>,
                                %c: memref<256x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x1024xf32>)
                 outs(%c : memref<256x1024xf32>)
+  return
+}
+
+// -----
+
+// A B of 16 MB (over 8 times L2) and too many rows of A for one m cache
+// tile (2048 rows of a 128-deep k tile overflow half of L2): the cache
+// loops run n (in parallel), k, m; each kc x nc block of B is copied into
+// the core's buffer once, before the m loop, and every m tile reads it,
+// where a whole copy of B would go to memory. A fill of C becomes the
+// accumulators' initial value in the first k step.
+// BLOCKSSCHED: tad schedule: linalg.matmul 2048x2048x2048 f32 {{.*}}: cache tiles 16x128x512, register tile 6x16x1, 256-bit vectors, B packed per cache block, m innermost
+// BLOCKS-LABEL: func.func @rhs_blocks_m_innermost(
+//   BLOCKS-NOT: linalg.fill
+//       BLOCKS: scf.parallel (%[[N:.*]]) = (%c0) to (%c2048) step (%c128)
+//  BLOCKS-NEXT: %[[P:.*]] = memref.alloc() : memref<8x512x16xf32>
+//  BLOCKS-NEXT: scf.for %[[K:.*]] = %c0 to %c2048 step %c512
+//  BLOCKS-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0
+//  BLOCKS-NEXT: scf.for %[[ROW:.*]] = %c0 to %c512 step %c1
+//       BLOCKS: vector.load %arg1[{{.*}}] : memref<2048x2048xf32>, vector<16xf32>
+//  BLOCKS-NEXT: vector.store %{{.*}}, %[[P]][%{{.*}}, %[[ROW]], %c0] : memref<8x512x16xf32>, vector<16xf32>
+//       BLOCKS: scf.for %[[M:.*]] = %c0 to %c2048 step %c16
+//   BLOCKS-NOT: vector.load %arg1
+//       BLOCKS: scf.if %[[FIRST]]
+//   BLOCKS-NOT: vector.load %arg1
+//       BLOCKS: vector.load %[[P]][%{{.*}}, %{{.*}}, %c0] : memref<8x512x16xf32>, vector<16xf32>
+//       BLOCKS: vector.fma
+//   BLOCKS-NOT: vector.load %arg1
+//       BLOCKS: memref.dealloc %[[P]]
+//  BLOCKS-NEXT: scf.reduce
+func.func @rhs_blocks_m_innermost(%a: memref<2048x2048xf32>,
+                                  %b: memref<2048x2048xf32>,
+                                  %c: memref<2048x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2048x2048xf32>)
+  linalg.matmul ins(%a, %b : memref<2048x2048xf32>, memref<2048x2048xf32>)
+                outs(%c : memref<2048x2048xf32>)
   return
 }
