@@ -374,30 +374,36 @@ func.func @split_k(%a: memref<8x8192xf32>, %b: memref<8192x6xf32>,
 
 // -----
 
-// A small output (96 x 32 f32, 12 KiB: at most an eighth of the 1 MiB L2)
+// A small output (96 x 32 f32, 12 KiB: at most half of the 1 MiB L2)
 // with a long reduction (at least 8 times m and n; an implicit-GEMM
 // convolution's weight gradient) is one m and n cache tile, so k splits
 // over the cores instead of m being tiled (A and B would stream once per
-// m tile). A larger output keeps its m tiles, and so does one whose k is
-// too short to split (600: the two m tiles keep both cores busy).
+// m tile); so is 384 x 128 (192 KiB, a 128-channel 3x3 convolution's). A
+// larger output (1024 x 256, 1 MiB) keeps its m tiles, and so does one
+// whose k is too short to split (600: the two m tiles keep both cores busy).
 // SMALLOUTSCHED: tad schedule: linalg.matmul k of 8192 split into 2 parts on the cores
 // SMALLOUTSCHED: tad schedule: linalg.matmul 96x32x4096 f32 (m,n,k = 96,32,4096): cache tiles 96x32x256
-// SMALLOUTSCHED: tad schedule: linalg.matmul 1024x64x8192 f32 (m,n,k = 1024,64,8192): cache tiles 32x64x256
+// SMALLOUTSCHED: tad schedule: linalg.matmul 1024x256x8192 f32 (m,n,k = 1024,256,8192): cache tiles 32x
 // SMALLOUTSCHED: tad schedule: linalg.matmul 64x64x600 f32 (m,n,k = 64,64,600): cache tiles 32x64x200
+// SMALLOUTSCHED: tad schedule: linalg.matmul k of 28800 split into 2 parts on the cores
+// SMALLOUTSCHED: tad schedule: linalg.matmul 384x128x14400 f32 (m,n,k = 384,128,14400): cache tiles 384x128x
 // SMALLOUT-LABEL: func.func @small_output(
 //       SMALLOUT: scf.parallel (%{{.*}}) = (%c0) to (%c2) step (%c1)
 //       SMALLOUT: scf.parallel (%{{.*}}) = (%c0) to (%c64) step (%c32)
 func.func @small_output(%a: memref<96x8192xf32>, %b: memref<8192x32xf32>,
                         %c: memref<96x32xf32>, %a2: memref<1024x8192xf32>,
-                        %b2: memref<8192x64xf32>, %c2: memref<1024x64xf32>,
+                        %b2: memref<8192x256xf32>, %c2: memref<1024x256xf32>,
                         %a3: memref<64x600xf32>, %b3: memref<600x64xf32>,
-                        %c3: memref<64x64xf32>) {
+                        %c3: memref<64x64xf32>, %a4: memref<384x28800xf32>,
+                        %b4: memref<28800x128xf32>, %c4: memref<384x128xf32>) {
   linalg.matmul ins(%a, %b : memref<96x8192xf32>, memref<8192x32xf32>)
                 outs(%c : memref<96x32xf32>)
-  linalg.matmul ins(%a2, %b2 : memref<1024x8192xf32>, memref<8192x64xf32>)
-                outs(%c2 : memref<1024x64xf32>)
+  linalg.matmul ins(%a2, %b2 : memref<1024x8192xf32>, memref<8192x256xf32>)
+                outs(%c2 : memref<1024x256xf32>)
   linalg.matmul ins(%a3, %b3 : memref<64x600xf32>, memref<600x64xf32>)
                 outs(%c3 : memref<64x64xf32>)
+  linalg.matmul ins(%a4, %b4 : memref<384x28800xf32>, memref<28800x128xf32>)
+                outs(%c4 : memref<384x128xf32>)
   return
 }
 
