@@ -116,7 +116,8 @@ bool tad::hasOpenMP() {
 
 void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
                                    bool directConvolutions,
-                                   bool runtimeCalls) {
+                                   bool runtimeCalls,
+                                   int64_t im2colLimitMiB) {
   // tad-level folds and canonicalizations first (e.g. the transposes the
   // VJP's matmul rules introduce cancel: see tad.t).
   addCleanups(pm);
@@ -134,6 +135,7 @@ void tad::buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
   pm.addPass(tad::createTadWidenLowPrecisionPass());
   tad::ConvertTadToLinalgPassOptions lowering;
   lowering.directConvolutions = directConvolutions;
+  lowering.im2colLimitMiB = im2colLimitMiB;
   lowering.runtimeCalls = runtimeCalls;
   // The CPU target runs loops; the GPU target runs none yet.
   lowering.serialScatters = runtimeCalls;
@@ -311,7 +313,8 @@ void tad::buildTadToLLVMPipeline(OpPassManager &pm,
   // the call with TAD_ERROR_SHAPE.
   pm.addPass(tad::createTadCheckShapesPass());
   buildTadToLinalgPipeline(pm, options.optLevel,
-                           /*directConvolutions=*/options.optLevel >= 2);
+                           /*directConvolutions=*/options.optLevel >= 2,
+                           /*runtimeCalls=*/true, options.im2colLimitMiB);
   buildLinalgToLLVMPipeline(pm, options);
 }
 

@@ -49,6 +49,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "tile-wide panels, a transposed A into cache-tile-wide "
                      "ones, first (default: on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> im2colLimitMiB{
+      *this, "im2col-limit-mib",
+      llvm::cl::desc("Compute 2-D stride-1 convolutions whose im2col matrix "
+                     "would exceed this many MiB as implicit GEMM at -O2+ "
+                     "(default: 256; 0: wherever implicit GEMM applies)"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> rowReductions{
       *this, "row-reductions",
       llvm::cl::desc("Vectorize reductions along short contiguous rows "
@@ -82,10 +88,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// `directConvolutions`: tad-to-linalg's option of that name (the CPU
 /// pipeline sets it from -O2 on, for tad-vectorize-convolutions).
 /// `runtimeCalls`: tad-to-linalg's option of that name (false for the GPU
-/// target, which rejects the linear-algebra ops).
+/// target, which rejects the linear-algebra ops). `im2colLimitMiB`:
+/// tad-to-linalg's option of that name.
 void buildTadToLinalgPipeline(OpPassManager &pm, unsigned optLevel,
                               bool directConvolutions = false,
-                              bool runtimeCalls = true);
+                              bool runtimeCalls = true,
+                              int64_t im2colLimitMiB = 256);
 
 /// The start of the CPU and GPU pipelines on linalg on tensors: records the
 /// C ABI signature of each public function (tad-record-abi), inlines and

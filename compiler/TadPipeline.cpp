@@ -73,7 +73,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
     buildTadToLinalgPipeline(pm, options.optLevel,
                              /*directConvolutions=*/!cuda &&
                                  options.optLevel >= 2,
-                             /*runtimeCalls=*/!cuda);
+                             /*runtimeCalls=*/!cuda, options.im2colLimitMiB);
     return;
   case PipelineStage::Signatures:
     buildTadToLinalgPipeline(pm, options.optLevel);
@@ -103,6 +103,7 @@ void tad::buildTadPipeline(OpPassManager &pm,
   cpu.dynamicBlocks = ArrayRef<int64_t>(llvm::to_vector(options.dynamicBlocks));
   cpu.printSchedule = options.printSchedule;
   cpu.matmulPack = options.matmulPack;
+  cpu.im2colLimitMiB = options.im2colLimitMiB;
   cpu.rowReductions = options.rowReductions;
   cpu.outlineKernels = options.outlineKernels;
   cpu.maxFunctionOps = options.maxFunctionOps;

@@ -102,6 +102,11 @@ struct TadPipelineOptions : public PassPipelineOptions<TadPipelineOptions> {
       llvm::cl::desc("Pack the B operand (and a transposed A) of large "
                      "matmuls"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> im2colLimitMiB{
+      *this, "im2col-limit-mib",
+      llvm::cl::desc("The largest im2col matrix of a stride-1 convolution "
+                     "in MiB before implicit GEMM"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> rowReductions{
       *this, "row-reductions",
       llvm::cl::desc("Vectorize reductions along short rows along the row"),

@@ -18,6 +18,12 @@ def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
            "and C*KH*KW <= 32 to linalg.conv_2d_nchw_fchw and their weight "
            "gradient to one generic (for tad-vectorize-convolutions) instead "
            "of im2col and matmuls; the input gradient keeps col2im">,
+    Option<"im2colLimitMiB", "im2col-limit-mib", "int64_t",
+           /*default=*/"256",
+           "With direct-convolutions, a 2-D convolution with unit strides "
+           "and dilations whose im2col matrix would exceed this many MiB is "
+           "computed as implicit GEMM (no im2col matrix); 0 takes implicit "
+           "GEMM wherever it applies">,
     Option<"runtimeCalls", "runtime-calls", "bool", /*default=*/"true",
            "Lower the linear-algebra ops to calls of the CPU runtime's "
            "kernels; when false (the GPU target) they are an error">,

@@ -1,6 +1,7 @@
 """bf16 convolutions: tad's forward and convolution_backward (every output
 mask) on bf16 tensors against PyTorch in float64 on the same values: at -O3
-(implicit GEMM where it applies, im2col otherwise) with each bf16 product
+(im2col, and implicit GEMM where it applies with --im2col-limit-mib=0,
+im2col otherwise) with each bf16 product
 kernel the host can run -- the vector schedule on extended operands, AMX
 tiles, AVX512-BF16 dot products -- and at -O1 (im2col). Where the channel
 sizes are whole blocks of 32 the products read the bf16 operands and sum in
@@ -62,13 +63,14 @@ def main():
             args = (x, w, b) if has_bias else (x, w)
             want = (tx.grad.numpy(), tw.grad.numpy(), g64.sum(dim=[0, 2, 3]).numpy())
             # -O1 (im2col everywhere) once: its products are not the kernels'.
-            for opt in ((1, 3) if kernel == "vector" else (3,)):
-                what = f"{name} {kernel} -O{opt}"
+            variants = [(3, ()), (3, ("--im2col-limit-mib=0",))]
+            for opt, extra in ([(1, ())] if kernel == "vector" else []) + variants:
+                what = f"{name} {kernel} -O{opt} {' '.join(extra)}".rstrip()
                 with pinned(machine[0] if machine else {}):
-                    forward = tad.compile(fwd, opt_level=opt)
+                    forward = tad.compile(fwd, opt_level=opt, extra_args=extra)
                     backward = {mask: tad.compile(conv_check.BACKWARD.format(
                         attrs=conv_check.attrs(2, stride, padding, (1, 1), groups, mask),
-                        **types), opt_level=opt) for mask in MASKS}
+                        **types), opt_level=opt, extra_args=extra) for mask in MASKS}
                 close(forward.f(*args), ref.detach().numpy(), what + " forward", failures)
                 for mask in MASKS:
                     got = backward[mask].f(g, x, w)

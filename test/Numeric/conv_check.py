@@ -57,9 +57,9 @@ def rel_err(actual, expected):
 
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
-def run(cases):
+def run(cases, extra_args=()):
     """cases: (input shape, weight shape, groups, stride, padding, dilation,
-    bias) tuples."""
+    bias) tuples; extra_args go to tadc at -O3."""
     rng = np.random.default_rng(0)
     failures = 0
     for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 3e-6)):
@@ -84,7 +84,7 @@ def run(cases):
                 bias_use=" bias %b" if has_bias else "",
                 bias_ty=", tensor<%s>" % types["bs"] if has_bias else "", **types)
             args = (x, w, b) if has_bias else (x, w)
-            fast = tad.compile(fwd_src, opt_level=3).f(*args)
+            fast = tad.compile(fwd_src, opt_level=3, extra_args=extra_args).f(*args)
             im2col = tad.compile(fwd_src, opt_level=1).f(*args)
             failures += check("forward " + name, fast.shape == tuple(ref.shape) and
                               rel_err(fast, ref.detach().numpy()) < tol and
@@ -92,7 +92,7 @@ def run(cases):
             for mask in ((1, 1, 1), (1, 0, 0), (0, 1, 1)):
                 src = BACKWARD.format(
                     attrs=attrs(S, stride, padding, dilation, groups, mask), **types)
-                got = tad.compile(src, opt_level=3).f(g, x, w)
+                got = tad.compile(src, opt_level=3, extra_args=extra_args).f(g, x, w)
                 low = tad.compile(src, opt_level=1).f(g, x, w)
                 want = (tx.grad, tw.grad, torch.tensor(g, dtype=torch.float64).sum(
                     dim=[d for d in range(S + 2) if d != 1]))

@@ -1,8 +1,9 @@
 """Convolutions computed as implicit GEMM at -O2 and above (2-D, one group,
 unit strides and dilations, a kernel larger than 1x1 with padding below it,
-C·KH·KW above the direct kernels' limit): one contraction per kernel row
-over the input's rows in NHWC order, matmuls on overlapping strided views
-after tad-row-window-matmuls. The forward and the three gradients of
+C·KH·KW above the direct kernels' limit, an im2col matrix over tadc's
+--im2col-limit-mib: 0 here, so that these small ones qualify): one
+contraction per kernel row over the input's rows in NHWC order, matmuls on
+overlapping strided views after tad-row-window-matmuls. The forward and the three gradients of
 convolution_backward (every output mask) at -O3 against PyTorch in float64
 and against -O1 (im2col), with non-square kernels and padding, no bias, a
 kernel as large as the padded input, sizes the vectors do not divide, the
@@ -27,4 +28,5 @@ CASES = [  # (input shape, output channels, kernel, stride, padding, dilation, b
 
 sys.exit(1 if conv_check.run([
     (xs, (f, xs[1]) + kernel, 1, stride, padding, dilation, bias)
-    for xs, f, kernel, stride, padding, dilation, bias in CASES]) else 0)
+    for xs, f, kernel, stride, padding, dilation, bias in CASES],
+    extra_args=("--im2col-limit-mib=0",)) else 0)

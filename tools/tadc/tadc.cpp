@@ -177,6 +177,13 @@ static cl::opt<bool> matmulPack(
              "panels, and a transposed A operand into cache-tile-wide ones, "
              "before the kernel at -O2+ (default: on)"),
     cl::init(true), cl::cat(tadcCategory));
+static cl::opt<int64_t> im2colLimitMiB(
+    "im2col-limit-mib",
+    cl::desc("At -O2+, compute a 2-D convolution with unit strides and "
+             "dilations whose im2col matrix would exceed this many MiB as "
+             "implicit GEMM, without the matrix (default: 256; 0: wherever "
+             "implicit GEMM applies; docs/performance.md)"),
+    cl::init(256), cl::cat(tadcCategory));
 static cl::opt<bool> rowReductions(
     "row-reductions",
     cl::desc("Vectorize reductions along short contiguous rows (a layer "
@@ -280,6 +287,7 @@ static void setPipelineOptions(tad::TadPipelineOptions &pipeline) {
   assign(pipeline.matmulRegisterTile, matmulRegisterTile);
   assign(pipeline.dynamicBlocks, dynamicBlocks);
   pipeline.matmulPack = matmulPack;
+  pipeline.im2colLimitMiB = im2colLimitMiB;
   pipeline.rowReductions = rowReductions;
   pipeline.parallel = parallel;
   pipeline.outlineKernels = outlineKernels;

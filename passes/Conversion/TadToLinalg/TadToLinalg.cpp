@@ -120,7 +120,7 @@ struct ConvertTadToLinalgPass
     lowering::populateReductionPatterns(patterns);
     lowering::populateShapePatterns(patterns);
     lowering::populateNNPatterns(patterns);
-    lowering::populateConvPatterns(patterns, directConvolutions);
+    lowering::populateConvPatterns(patterns, directConvolutions, im2colLimitMiB);
     lowering::populateExtremaAndStatisticsPatterns(patterns);
     lowering::populateViewsAndSlicesPatterns(patterns);
     lowering::populateIndexingPatterns(patterns, serialScatters);

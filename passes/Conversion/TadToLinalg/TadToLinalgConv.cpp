@@ -527,13 +527,24 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
 // Implicit GEMM
 //===----------------------------------------------------------------------===//
 
-/// Whether a convolution is computed as implicit GEMM (CPU, -O2): 2-D, one
-/// group, unit strides and dilations, a kernel larger than 1x1 and padding
-/// below it, and a reduction C·KH·KW too long for the direct kernels. im2col
-/// would write KH·KW copies of the input (57 MB for 8x64x56x56 with 3x3).
-bool isImplicitGemm(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
+/// Whether a convolution of `x` is computed as implicit GEMM (CPU, -O2):
+/// 2-D, one group, unit strides and dilations, a kernel larger than 1x1 and
+/// padding below it, a reduction C·KH·KW too long for the direct kernels,
+/// and an im2col matrix [C·KH·KW, N·OH·OW] (KH·KW copies of the input) over
+/// `im2colLimitMiB`. Below that bound im2col is faster: its one matmul has
+/// the whole reduction and only the output's positions, where implicit GEMM
+/// runs KH matmuls of KW·C over every padded position (1.65x the work at
+/// 7x7 with padding 1; docs/performance.md, "Implicit GEMM convolutions").
+bool isImplicitGemm(const ConvParams &p, RankedTensorType xType,
+                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> out,
+                    int64_t im2colLimitMiB) {
+  int64_t C = xType.getDimSize(1);
   if (p.spatial != 2 || p.groups != 1 || product(kernel) == 1 ||
       C * product(kernel) <= kMaxDirectConvolutionReduction)
+    return false;
+  int64_t colBytes = xType.getDimSize(0) * product(out) * C * product(kernel) *
+                     xType.getElementTypeBitWidth() / 8;
+  if (colBytes <= (im2colLimitMiB << 20))
     return false;
   for (int64_t i = 0; i < 2; ++i)
     if (p.stride[i] != 1 || p.dilation[i] != 1 || p.padding[i] >= kernel[i])
@@ -724,7 +735,7 @@ bool isDirect(const ConvParams &p, int64_t C, ArrayRef<int64_t> kernel) {
 /// `linalg.conv_2d_nchw_fchw` of the padded input into the broadcast bias
 /// (zeros without one) where isDirect holds, im2col + matmul otherwise.
 Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
-                               OpBuilder &b) {
+                               OpBuilder &b, int64_t im2colLimitMiB) {
   Location loc = op.getLoc();
   RankedTensorType type = cast<RankedTensorType>(op.getType());
   ConvParams p = convParams(op, type.getRank());
@@ -732,7 +743,8 @@ Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   RankedTensorType wType = typeOf(w);
   if (isDirectDepthwise(p, typeOf(x).getDimSize(1)))
     return lowerDepthwiseConvolution(op, adaptor, b);
-  if (isImplicitGemm(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
+  if (isImplicitGemm(p, typeOf(x), wType.getShape().drop_front(2),
+                     type.getShape().drop_front(2), im2colLimitMiB))
     return lowerConvolutionAsGemm(op, adaptor, b);
   if (!isDirect(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
     return lowerConvolution(op, adaptor, b);
@@ -748,10 +760,13 @@ Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
 }
 
 /// grad_input through col2im; grad_weight directly where `direct` and
-/// isDirect hold, else as col @ grad^T.
+/// isDirect hold, else as col @ grad^T. With `direct`, depthwise and
+/// implicit-GEMM convolutions (the latter over `im2colLimitMiB`) have
+/// lowerings of their own.
 SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
                                                 ConvolutionBackwardOp::Adaptor adaptor,
-                                                OpBuilder &b, bool direct) {
+                                                OpBuilder &b, bool direct,
+                                                int64_t im2colLimitMiB) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   Value grad = adaptor.getGradOutput(), x = adaptor.getInput(), w = adaptor.getWeight();
@@ -764,7 +779,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
                     out = gType.getShape().drop_front(2);
   if (direct && isDirectDepthwise(p, C))
     return lowerDepthwiseConvolutionBackward(op, adaptor, b);
-  if (direct && isImplicitGemm(p, C, kernel)) {
+  if (direct && isImplicitGemm(p, xType, kernel, out, im2colLimitMiB)) {
     ArrayRef<bool> mask = op.getOutputMask();
     return {mask[0] ? convolutionInputGradientAsGemm(b, loc, grad, w, xType, p)
                     : zeros(b, loc, xType),
@@ -853,13 +868,8 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
 SmallVector<Value> lowerConvolutionBackward(ConvolutionBackwardOp op,
                                             ConvolutionBackwardOp::Adaptor adaptor,
                                             OpBuilder &b) {
-  return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/false);
-}
-
-SmallVector<Value> lowerConvolutionBackwardDirectly(ConvolutionBackwardOp op,
-                                                    ConvolutionBackwardOp::Adaptor adaptor,
-                                                    OpBuilder &b) {
-  return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/true);
+  return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/false,
+                                      /*im2colLimitMiB=*/0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1353,12 +1363,22 @@ Value lowerAdaptiveAvgPoolBackward(AdaptiveAvgPool2dBackwardOp op,
 } // namespace
 
 void lowering::populateConvPatterns(RewritePatternSet &patterns,
-                                    bool directConvolutions) {
-  addLowering<ConvolutionOp>(patterns, directConvolutions ? lowerConvolutionDirectly
-                                                          : lowerConvolution);
-  addMultiLowering<ConvolutionBackwardOp>(patterns, directConvolutions
-                                                        ? lowerConvolutionBackwardDirectly
-                                                        : lowerConvolutionBackward);
+                                    bool directConvolutions, int64_t im2colLimitMiB) {
+  if (directConvolutions) {
+    addLowering<ConvolutionOp>(
+        patterns, [=](ConvolutionOp op, ConvolutionOp::Adaptor adaptor, OpBuilder &b) {
+          return lowerConvolutionDirectly(op, adaptor, b, im2colLimitMiB);
+        });
+    addMultiLowering<ConvolutionBackwardOp>(
+        patterns, [=](ConvolutionBackwardOp op, ConvolutionBackwardOp::Adaptor adaptor,
+                      OpBuilder &b) {
+          return lowerConvolutionBackwardWith(op, adaptor, b, /*direct=*/true,
+                                              im2colLimitMiB);
+        });
+  } else {
+    addLowering<ConvolutionOp>(patterns, lowerConvolution);
+    addMultiLowering<ConvolutionBackwardOp>(patterns, lowerConvolutionBackward);
+  }
   addMultiLowering<MaxPool2dWithIndicesOp>(patterns, lowerMaxPool);
   addLowering<MaxPool2dWithIndicesBackwardOp>(patterns, lowerMaxPoolBackward);
   addLowering<AvgPool2dOp>(patterns, lowerAvgPool);

@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+
 namespace mlir::tad::lowering {
 
 //===----------------------------------------------------------------------===//
@@ -140,10 +142,10 @@ Value extendedTensor(Value value);
 template <typename OpTy>
 struct LowerToValue : OpConversionPattern<OpTy> {
   using Adaptor = typename OpTy::Adaptor;
-  using LowerFn = Value (*)(OpTy, Adaptor, OpBuilder &);
+  using LowerFn = std::function<Value(OpTy, Adaptor, OpBuilder &)>;
 
   LowerToValue(MLIRContext *ctx, LowerFn lower)
-      : OpConversionPattern<OpTy>(ctx), lower(lower) {}
+      : OpConversionPattern<OpTy>(ctx), lower(std::move(lower)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
@@ -160,7 +162,7 @@ struct LowerToValue : OpConversionPattern<OpTy> {
 template <typename OpTy>
 void addLowering(RewritePatternSet &patterns,
                  typename LowerToValue<OpTy>::LowerFn lower) {
-  patterns.add<LowerToValue<OpTy>>(patterns.getContext(), lower);
+  patterns.add<LowerToValue<OpTy>>(patterns.getContext(), std::move(lower));
 }
 
 /// Unary and binary elementwise ops, scalar forms, activation backward ops,
@@ -202,8 +204,10 @@ void populateIndexingPatterns(RewritePatternSet &patterns,
 /// Softmax, normalization and losses (TadToLinalgNN.cpp).
 void populateNNPatterns(RewritePatternSet &patterns);
 /// Convolution and pooling, forward and backward (TadToLinalgConv.cpp);
-/// `directConvolutions`: see ConvertTadToLinalgPass's option.
-void populateConvPatterns(RewritePatternSet &patterns, bool directConvolutions);
+/// `directConvolutions`, `im2colLimitMiB`: see ConvertTadToLinalgPass's
+/// options of those names.
+void populateConvPatterns(RewritePatternSet &patterns, bool directConvolutions,
+                          int64_t im2colLimitMiB);
 
 } // namespace mlir::tad::lowering
 

@@ -137,7 +137,7 @@ inline Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
 template <typename OpTy>
 struct LowerToValues : OpConversionPattern<OpTy> {
   using Adaptor = typename OpTy::Adaptor;
-  using LowerFn = SmallVector<Value> (*)(OpTy, Adaptor, OpBuilder &);
+  using LowerFn = std::function<SmallVector<Value>(OpTy, Adaptor, OpBuilder &)>;
 
   LowerToValues(MLIRContext *ctx, LowerFn lower)
       : OpConversionPattern<OpTy>(ctx), lower(lower) {}

@@ -1,4 +1,5 @@
-// RUN: tad-opt %s --split-input-file --tad-to-linalg="direct-convolutions=true" --canonicalize --cse | FileCheck %s
+// RUN: tad-opt %s --split-input-file --tad-to-linalg="direct-convolutions=true im2col-limit-mib=0" --canonicalize --cse | FileCheck %s
+// RUN: tad-opt %s --split-input-file --tad-to-linalg="direct-convolutions=true" --canonicalize --cse | FileCheck %s --check-prefix=LIMIT
 // RUN: tad-opt %s --split-input-file --tad-to-linalg --canonicalize --cse | FileCheck %s --check-prefix=IM2COL
 
 // With direct-convolutions (the CPU pipeline from -O2 on), a 2-D convolution
@@ -49,7 +50,9 @@ func.func @not_direct(%x: tensor<1x1x9x9xf32>, %w: tensor<2x1x3x3xf32>) -> tenso
 
 // -----
 
-// A reduction of 4*3*3 = 36 > 32 with unit strides: implicit GEMM. The
+// A reduction of 4*3*3 = 36 > 32 with unit strides: implicit GEMM where its
+// im2col matrix is over im2col-limit-mib (0 here; at the default of 256 MiB
+// this one keeps im2col). The
 // input's rows in NHWC order, flat, padded by ((KH-1)·W + KW-1)·C = 56;
 // one contraction per kernel row kh over loops (position, filter, k) that
 // reads the window row at position·C + k + kh·W·C, accumulating into one
@@ -71,9 +74,30 @@ func.func @not_direct(%x: tensor<1x1x9x9xf32>, %w: tensor<2x1x3x3xf32>) -> tenso
 //   CHECK-NOT:   linalg.matmul
 // IM2COL-LABEL: func.func @implicit_gemm(
 //       IM2COL:   linalg.matmul
+// LIMIT-LABEL: func.func @implicit_gemm(
+//       LIMIT:   linalg.matmul
 func.func @implicit_gemm(%y: tensor<1x4x6x6xf32>, %v: tensor<2x4x3x3xf32>) -> tensor<1x2x4x4xf32> {
   %1 = tad.convolution %y, %v {stride = array<i64: 1>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x4x4xf32>
   return %1 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// At the default limit, implicit GEMM from an im2col matrix over 256 MiB:
+// 64x64x56x56 with 3x3 would write 64·3136 x 576 floats (462 MB) for one
+// matmul. 256 MiB is 32 images (231 MB): im2col.
+// LIMIT-LABEL: func.func @implicit_gemm_over_limit(
+//       LIMIT:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<{{[0-9]+}}xf32>, tensor<192x64xf32>) outs(%{{.*}} : tensor<215296x64xf32>)
+//   LIMIT-NOT:   linalg.matmul
+// LIMIT-LABEL: func.func @im2col_under_limit(
+//       LIMIT:   linalg.matmul
+func.func @implicit_gemm_over_limit(%y: tensor<64x64x56x56xf32>, %v: tensor<64x64x3x3xf32>) -> tensor<64x64x56x56xf32> {
+  %1 = tad.convolution %y, %v {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<64x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<64x64x56x56xf32>
+  return %1 : tensor<64x64x56x56xf32>
+}
+func.func @im2col_under_limit(%y: tensor<32x64x56x56xf32>, %v: tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32> {
+  %1 = tad.convolution %y, %v {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<32x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32>
+  return %1 : tensor<32x64x56x56xf32>
 }
 
 // -----
