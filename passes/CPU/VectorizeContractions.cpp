@@ -874,9 +874,21 @@ void TadVectorizeContractionsPass::scheduleContraction(
                                            rewriter.getContext());
   };
   Value rhs = op.getDpsInputOperand(1)->get();
+  // B too large for the caches (see largeRhs's uses below): over 8 times
+  // L2, or over L2 where its rows are shorter than the above, which are
+  // never copied whole. Per-block copies (steps 11 and 12) pay for those
+  // already: the weight gradient col @ g^T of a convolution with 128
+  // filters (1152x128x25088, B 12.8 MB) streamed B from L3 once per 12-row
+  // m tile at 36-72 GFLOP/s, 130-177 with its blocks copied once and m
+  // innermost; 1152x128x6272 (B 3.2 MB, 6 times L2) 107 -> 155,
+  // 256x128x8192 127 -> 163, 1152x128x2048 99 -> 128 (AVX2 EPYC, 512 KiB
+  // of L2).
+  bool shortRows = N * elemBytes < packRowBytes;
+  bool largeRhs = K * N * elemBytes > (shortRows ? 1 : 8) * machine.l2Bytes;
   bool plainRhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
-                  N * elemBytes >= packRowBytes && indexedAs(1, kDim, nDim);
-  bool packRhs = plainRhs && M >= 8 * mc && (nc % nr == 0 || nc == N);
+                  (!shortRows || largeRhs) && indexedAs(1, kDim, nDim);
+  bool packRhs =
+      plainRhs && !shortRows && M >= 8 * mc && (nc % nr == 0 || nc == N);
   // A transposed A (k, m) in panels of mc columns, where its rows are a
   // kilobyte or more apart: an A block then takes kc rows of a large
   // power-of-two stride, which fall into a few cache sets (1024 floats: one
@@ -901,12 +913,11 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // 78 -> 159, 16x4096x1024 44 -> 100.
   bool plainLhs = indexedAs(0, mDim, kDim);
   // The same where all of B would be copied but is too large for the
-  // caches (over 8 times L2): that copy goes to memory and back. A shorter
+  // caches (largeRhs): that copy goes to memory and back. A shorter
   // k cache tile (at least 128) keeps the A block in L2 (AVX2 EPYC:
   // 256x4096x4096 86 -> 143 GFLOP/s, 512x4096x4096 90 -> 111,
   // 128x1024x4096 92 -> 157; with B of 4 MB, 512x1024x1024, the whole
   // copy stayed faster: 180 against 168).
-  bool largeRhs = K * N * elemBytes > 8 * machine.l2Bytes;
   int64_t blockKc = kc;
   if (largeRhs && cacheTiles.size() != 3 &&
       M * kc * elemBytes > machine.l2Bytes / 2) {
@@ -931,17 +942,27 @@ void TadVectorizeContractionsPass::scheduleContraction(
     if (registerTile.size() != 2 && M % mr != 0)
       mr = llvm::divideCeil(M, llvm::divideCeil(M, mr));
   }
-  // A B over 8 times L2 with too many rows of A for one m cache tile
+  // A large B (largeRhs) with too many rows of A for one m cache tile
   // (1024x4096x4096, a wide layer at batch 1024: even a 128-deep A block
   // overflows half of L2): m keeps its cache tiles and the cache loops run
   // n, k, m, so that each kc x nc block of B is copied once, before the m
   // loop, and serves every m tile; A's mc x kc tiles come from L3, once
   // per block. Step 7's whole copy of B instead went to memory and was
-  // read back M / mc times.
+  // read back M / mc times. The parallel loop is n's: its tiles must share
+  // out evenly (2048x192x4096, three n tiles on two cores, ran at 95
+  // GFLOP/s against 102 unpacked), and one n tile becomes two halves
+  // (1152x128 with 1 MiB of L2, whose nc is 128; with 512 KiB, nc = 64 and
+  // two tiles ran at 130-177 GFLOP/s where m outermost ran at 36-72).
+  auto sharesOut = [&](int64_t tiles) {
+    return tiles >= 2 &&
+           (tiles % machine.cores == 0 || tiles >= kMinParallelTiles);
+  };
   bool mInnermost = plainRhs && plainLhs && largeRhs && !packRhsBlocks &&
                     cacheTiles.size() != 3 && mc < M && nc % nr == 0 &&
-                    kc * nc * elemBytes <= machine.l2Bytes / 2 &&
-                    (!isParallel || N >= 2 * nc);
+                    kc * nc * elemBytes <= machine.l2Bytes / 2;
+  if (mInnermost && isParallel && nc == N && nc % (2 * nr) == 0 && sharesOut(2))
+    nc /= 2;
+  mInnermost = mInnermost && (!isParallel || sharesOut(N / nc));
   if (mInnermost) {
     packRhs = false;
     packRhsBlocks = true;

@@ -110,7 +110,8 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
 # 16-row cache tiles), B rows of 1 KiB in panels (per cache block where m
 # is 16 or 40: one m cache tile, peeled 6 + 6 + 4; and where B is over 8
 # times L2, 300 rows with a shorter k cache tile, 1040 rows in m cache tiles
-# inside the k loop), a transposed A in panels
+# inside the k loop; B rows of 384 or 768 bytes over L2 too, 1000 rows in
+# m tiles of 10 or 8 inside the k loop, n's one tile halved), a transposed A in panels
 # with 6-row tiles that do not divide the panel (6 + 6 + 4 of 16 f32 columns,
 # 6 + 2 of 8 f64 ones), rows narrower than a vector in masked full-width
 # vectors (6 of 8 f32 lanes, 3 of 4 f64 lanes; 7 alone and after 16).
@@ -123,7 +124,8 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
                                    (False, 80, 1000, 6), (False, 33, 50, 7),
                                    (False, 20, 30, 23), (True, 80, 64, 3),
                                    (False, 1024, 16, 1024), (False, 700, 40, 256),
-                                   (False, 2048, 300, 1152), (False, 1100, 1040, 2304)):
+                                   (False, 2048, 300, 1152), (False, 1100, 1040, 2304),
+                                   (False, 2900, 1000, 96)):
         a = rng.standard_normal((k_, m_) if transposed else (m_, k_)).astype(dtype)
         b = rng.standard_normal((k_, n_)).astype(dtype)
         ref = (a.T if transposed else a).astype(np.float64) @ b.astype(np.float64)

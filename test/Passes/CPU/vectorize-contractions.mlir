@@ -584,3 +584,36 @@ func.func @rhs_blocks_m_innermost(%a: memref<2048x2048xf32>,
                 outs(%c : memref<2048x2048xf32>)
   return
 }
+
+// -----
+
+// B's rows shorter than the packing threshold (512 bytes here) are never
+// copied whole, but once B is over L2 it gets the per-block copies too (a
+// convolution's weight gradient col @ g^T at 128 filters): 1152x128x6272
+// (3 MB) runs n, k, m with one n tile halved so that each core has one; a
+// k x nc block of 2048x192x4096 is copied per 96 columns (two n tiles).
+// B under L2 (1152x128x1024, 512 KB) keeps the plain schedule.
+// BLOCKSSCHED: tad schedule: linalg.matmul 1152x128x6272 f32 {{.*}}: cache tiles 12x64x448, register tile 6x16x1, 256-bit vectors, B packed per cache block, m innermost
+// BLOCKSSCHED: tad schedule: linalg.matmul 2048x192x4096 f32 {{.*}}: cache tiles 16x96x512, {{.*}}, B packed per cache block, m innermost
+// BLOCKSSCHED: tad schedule: linalg.matmul 1152x128x1024 f32 {{.*}}: cache tiles 12x128x512, register tile 6x16x1, 256-bit vectors, n outer{{$}}
+// ROW24-LABEL: func.func @short_rhs_rows_blocks(
+// BLOCKS-LABEL: func.func @short_rhs_rows_blocks(
+//       BLOCKS: scf.parallel (%{{.*}}) = (%c0) to (%c128) step (%c64)
+//  BLOCKS-NEXT: %[[P:.*]] = memref.alloc() : memref<4x448x16xf32>
+//  BLOCKS-NEXT: scf.for %{{.*}} = %c0 to %c6272 step %c448
+//       BLOCKS: vector.store %{{.*}}, %[[P]][{{.*}}] : memref<4x448x16xf32>, vector<16xf32>
+//       BLOCKS: scf.for %{{.*}} = %c0 to %c1152 step %c12
+//       BLOCKS: vector.load %[[P]][{{.*}}] : memref<4x448x16xf32>, vector<16xf32>
+func.func @short_rhs_rows_blocks(%a: memref<1152x6272xf32>, %b: memref<6272x128xf32>,
+                                 %c: memref<1152x128xf32>, %a2: memref<2048x4096xf32>,
+                                 %b2: memref<4096x192xf32>, %c2: memref<2048x192xf32>,
+                                 %a3: memref<1152x1024xf32>, %b3: memref<1024x128xf32>,
+                                 %c3: memref<1152x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<1152x6272xf32>, memref<6272x128xf32>)
+                outs(%c : memref<1152x128xf32>)
+  linalg.matmul ins(%a2, %b2 : memref<2048x4096xf32>, memref<4096x192xf32>)
+                outs(%c2 : memref<2048x192xf32>)
+  linalg.matmul ins(%a3, %b3 : memref<1152x1024xf32>, memref<1024x128xf32>)
+                outs(%c3 : memref<1152x128xf32>)
+  return
+}
