@@ -1,9 +1,9 @@
 """bf16 convolutions: tad's forward and convolution_backward (every output
 mask) on bf16 tensors against PyTorch in float64 on the same values: at -O3
-(im2col, and implicit GEMM where it applies with --im2col-limit-mib=0,
-im2col otherwise) with each bf16 product
-kernel the host can run -- the vector schedule on extended operands, AMX
-tiles, AVX512-BF16 dot products -- and at -O1 (im2col). Where the channel
+(im2col; and with --im2col-limit-mib=0, implicit GEMM where it applies)
+with each bf16 product kernel the host can run -- the vector schedule on
+extended operands, AMX tiles, AVX512-BF16 dot products -- and at -O1
+(im2col). Where the channel
 sizes are whole blocks of 32 the products read the bf16 operands and sum in
 f32, as the widened convolution would (the others run widened): the bf16
 results are within 2^-8 of the reference's largest magnitude (one rounding

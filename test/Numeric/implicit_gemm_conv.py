@@ -3,12 +3,12 @@ unit strides and dilations, a kernel larger than 1x1 with padding below it,
 C·KH·KW above the direct kernels' limit, an im2col matrix over tadc's
 --im2col-limit-mib: 0 here, so that these small ones qualify): one
 contraction per kernel row over the input's rows in NHWC order, matmuls on
-overlapping strided views after tad-row-window-matmuls. The forward and the three gradients of
-convolution_backward (every output mask) at -O3 against PyTorch in float64
-and against -O1 (im2col), with non-square kernels and padding, no bias, a
-kernel as large as the padded input, sizes the vectors do not divide, the
-OpenMP-parallel size, and convolutions that keep im2col (padding as large
-as the kernel, stride 2)."""
+overlapping strided views after tad-row-window-matmuls. The forward and the
+three gradients of convolution_backward (every output mask) at -O3 against
+PyTorch in float64 and against -O1 (im2col), with non-square kernels and
+padding, no bias, a kernel as large as the padded input, sizes the vectors
+do not divide, the OpenMP-parallel size, and convolutions that keep im2col
+(padding as large as the kernel, stride 2)."""
 
 import sys
 

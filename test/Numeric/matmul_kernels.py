@@ -111,10 +111,11 @@ for dtype, dt, tol in ((np.float64, "f64", 1e-12), (np.float32, "f32", 2e-5)):
 # is 16 or 40: one m cache tile, peeled 6 + 6 + 4; and where B is over 8
 # times L2, 300 rows with a shorter k cache tile, 1040 rows in m cache tiles
 # inside the k loop; B rows of 384 or 768 bytes over L2 too, 1000 rows in
-# m tiles of 10 or 8 inside the k loop, n's one tile halved), a transposed A in panels
-# with 6-row tiles that do not divide the panel (6 + 6 + 4 of 16 f32 columns,
-# 6 + 2 of 8 f64 ones), rows narrower than a vector in masked full-width
-# vectors (6 of 8 f32 lanes, 3 of 4 f64 lanes; 7 alone and after 16).
+# m tiles of 10 or 8 inside the k loop, n's one tile halved), a transposed
+# A in panels with 6-row tiles that do not divide the panel (6 + 6 + 4 of
+# 16 f32 columns, 6 + 2 of 8 f64 ones), rows narrower than a vector in
+# masked full-width vectors (6 of 8 f32 lanes, 3 of 4 f64 lanes; 7 alone
+# and after 16).
 pinned = {name: os.environ.get(name)
           for name in ("TAD_HOST_VECTOR_BITS", "TAD_HOST_VECTOR_REGISTERS")}
 os.environ.update(TAD_HOST_VECTOR_BITS="256", TAD_HOST_VECTOR_REGISTERS="16")

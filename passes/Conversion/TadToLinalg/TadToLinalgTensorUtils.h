@@ -140,7 +140,7 @@ struct LowerToValues : OpConversionPattern<OpTy> {
   using LowerFn = std::function<SmallVector<Value>(OpTy, Adaptor, OpBuilder &)>;
 
   LowerToValues(MLIRContext *ctx, LowerFn lower)
-      : OpConversionPattern<OpTy>(ctx), lower(lower) {}
+      : OpConversionPattern<OpTy>(ctx), lower(std::move(lower)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
@@ -157,7 +157,7 @@ struct LowerToValues : OpConversionPattern<OpTy> {
 template <typename OpTy>
 void addMultiLowering(RewritePatternSet &patterns,
                       typename LowerToValues<OpTy>::LowerFn lower) {
-  patterns.add<LowerToValues<OpTy>>(patterns.getContext(), lower);
+  patterns.add<LowerToValues<OpTy>>(patterns.getContext(), std::move(lower));
 }
 
 /// All dimensions of a tensor of rank `rank`.
