@@ -882,9 +882,10 @@ void TadVectorizeContractionsPass::scheduleContraction(
   // m tile at 36-72 GFLOP/s, 130-177 with its blocks copied once and m
   // innermost; 1152x128x6272 (B 3.2 MB, 6 times L2) 107 -> 155,
   // 256x128x8192 127 -> 163, 1152x128x2048 99 -> 128 (AVX2 EPYC, 512 KiB
-  // of L2).
+  // of L2). Step 12 takes such a B from mc/8 times L2 on (below).
   bool shortRows = N * elemBytes < packRowBytes;
-  bool largeRhs = K * N * elemBytes > (shortRows ? 1 : 8) * machine.l2Bytes;
+  int64_t rhsBytes = K * N * elemBytes;
+  bool largeRhs = rhsBytes > (shortRows ? 1 : 8) * machine.l2Bytes;
   bool plainRhs = pack && isa<linalg::MatmulOp>(op) && dims->batch.empty() &&
                   (!shortRows || largeRhs) && indexedAs(1, kDim, nDim);
   bool packRhs =
@@ -957,9 +958,18 @@ void TadVectorizeContractionsPass::scheduleContraction(
     return tiles >= 2 &&
            (tiles % machine.cores == 0 || tiles >= kMinParallelTiles);
   };
-  bool mInnermost = plainRhs && plainLhs && largeRhs && !packRhsBlocks &&
-                    cacheTiles.size() != 3 && mc < M && nc % nr == 0 &&
-                    kc * nc * elemBytes <= machine.l2Bytes / 2;
+  // A B with short rows streams from L3 once per m tile when not copied,
+  // so the taller that tile, the larger B must be for the copies to pay:
+  // over mc/8 times L2. On a Zen 5 with AVX-512 (1 MiB of L2, mc = 32),
+  // B of 3-4 MB ran 5-11% slower copied (2048x192x4096 362 -> 321
+  // GFLOP/s), of 6.4 MB 8% faster, 1152x128x25088 215 -> 314; with AVX2
+  // (mc = 12) copies paid from 2 times L2 on (above).
+  bool shortRowsLarge =
+      !shortRows ||
+      rhsBytes > std::max<int64_t>(1, mc / 8) * machine.l2Bytes;
+  bool mInnermost = plainRhs && plainLhs && largeRhs && shortRowsLarge &&
+                    !packRhsBlocks && cacheTiles.size() != 3 && mc < M &&
+                    nc % nr == 0 && kc * nc * elemBytes <= machine.l2Bytes / 2;
   if (mInnermost && isParallel && nc == N && nc % (2 * nr) == 0 && sharesOut(2))
     nc /= 2;
   mInnermost = mInnermost && (!isParallel || sharesOut(N / nc));

@@ -617,3 +617,21 @@ func.func @short_rhs_rows_blocks(%a: memref<1152x6272xf32>, %b: memref<6272x128x
                 outs(%c3 : memref<1152x128xf32>)
   return
 }
+
+// -----
+
+// With 512-bit vectors the m cache tile is 32 rows, and a B with short
+// rows takes the per-block copies of step 12 only from mc/8 = 4 times L2
+// on: 2048x192x4096 (3 MB) keeps the plain schedule, 1152x128x12544
+// (6.4 MB) has its blocks copied with m innermost.
+// SMALLOUTSCHED: tad schedule: linalg.matmul 2048x192x4096 f32 {{.*}}: cache tiles 32x192x256, register tile 8x32x1, 512-bit vectors{{$}}
+// SMALLOUTSCHED: tad schedule: linalg.matmul 1152x128x12544 f32 {{.*}}: cache tiles 32x64x256, register tile 8x32x1, 512-bit vectors, B packed per cache block, m innermost
+func.func @short_rhs_rows_512(%a: memref<2048x4096xf32>, %b: memref<4096x192xf32>,
+                              %c: memref<2048x192xf32>, %a2: memref<1152x12544xf32>,
+                              %b2: memref<12544x128xf32>, %c2: memref<1152x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x4096xf32>, memref<4096x192xf32>)
+                outs(%c : memref<2048x192xf32>)
+  linalg.matmul ins(%a2, %b2 : memref<1152x12544xf32>, memref<12544x128xf32>)
+                outs(%c2 : memref<1152x128xf32>)
+  return
+}
