@@ -62,6 +62,13 @@ Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+/// `base` + `by` (no op for 0).
+Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
+  return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
+                  .getResult()
+            : base;
+}
+
 /// A loop over [0, ub) by `step` whose body `body` builds at the induction
 /// variable: an scf.parallel when `parallel` (convert-scf-to-openmp), else
 /// an scf.for.
@@ -114,27 +121,32 @@ Value packVnniPanels(OpBuilder &b, Location loc, Value rhs, int64_t batch,
   constexpr int64_t lanes = 16;
   buildLoop(b, loc, batch, 1, parallelBatches, [&](OpBuilder &b, Value bi) {
     Value matrix = matrixAt(b, loc, rhs, bi);
-    buildLoop(b, loc, K / 2, 1, parallelRows, [&](OpBuilder &nb, Value kk) {
-      Value row0 = arith::MulIOp::create(nb, loc, kk, index(nb, loc, 2));
-      Value row1 = arith::AddIOp::create(nb, loc, row0, index(nb, loc, 1));
-      for (int64_t n = 0; n < N; n += lanes) {
-        Value col = index(nb, loc, n);
-        auto load = [&](Value row) -> Value {
-          Value v = vector::LoadOp::create(nb, loc,
-                                           VectorType::get({lanes}, bf16),
-                                           matrix, ValueRange{row, col});
-          return vector::BitCastOp::create(nb, loc,
-                                           VectorType::get({lanes}, i16), v);
-        };
-        Value pairs =
-            vector::InterleaveOp::create(nb, loc, load(row0), load(row1));
-        Value bits = vector::BitCastOp::create(
-            nb, loc, VectorType::get({2 * lanes}, bf16), pairs);
-        vector::StoreOp::create(
-            nb, loc, bits, packed,
-            ValueRange{bi, index(nb, loc, n / kBlock), kk,
-                       index(nb, loc, 2 * (n % kBlock))});
-      }
+    buildLoop(b, loc, K / 2, 1, parallelRows, [&](OpBuilder &b, Value kk) {
+      Value row0 = arith::MulIOp::create(b, loc, kk, index(b, loc, 2));
+      Value row1 = arith::AddIOp::create(b, loc, row0, index(b, loc, 1));
+      // A loop over the panels, not one unrolled over N: a convolution's
+      // im2col B has N = 100352 columns (6272 copies of the body, which
+      // LLVM's loop passes did not finish analysing in 15 minutes).
+      buildLoop(b, loc, N, kBlock, false, [&](OpBuilder &nb, Value n0) {
+        Value panel = arith::DivUIOp::create(nb, loc, n0, index(nb, loc, kBlock));
+        for (int64_t n = 0; n < kBlock; n += lanes) {
+          Value col = offset(nb, loc, n0, n);
+          auto load = [&](Value row) -> Value {
+            Value v = vector::LoadOp::create(nb, loc,
+                                             VectorType::get({lanes}, bf16),
+                                             matrix, ValueRange{row, col});
+            return vector::BitCastOp::create(nb, loc,
+                                             VectorType::get({lanes}, i16), v);
+          };
+          Value pairs =
+              vector::InterleaveOp::create(nb, loc, load(row0), load(row1));
+          Value bits = vector::BitCastOp::create(
+              nb, loc, VectorType::get({2 * lanes}, bf16), pairs);
+          vector::StoreOp::create(
+              nb, loc, bits, packed,
+              ValueRange{bi, panel, kk, index(nb, loc, 2 * n)});
+        }
+      });
     });
   });
   return packed;
@@ -238,13 +250,6 @@ Value paddedCopy(OpBuilder &b, Location loc, Value value, bool transposed,
   else
     linalg::CopyOp::create(b, loc, value, into);
   return copy;
-}
-
-/// `base` + `by` (no op for 0).
-Value offset(OpBuilder &b, Location loc, Value base, int64_t by) {
-  return by ? arith::AddIOp::create(b, loc, base, index(b, loc, by))
-                  .getResult()
-            : base;
 }
 
 /// The transpose of 16 rows of 16 lanes as 4 rounds of the perfect

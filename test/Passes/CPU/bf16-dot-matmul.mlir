@@ -107,3 +107,28 @@ func.func @even_row_blocks(%a: memref<768x1024xbf16>, %b: memref<1024x64xbf16>, 
   linalg.matmul ins(%a, %b : memref<768x1024xbf16>, memref<1024x64xbf16>) outs(%c : memref<768x64xf32>)
   return
 }
+
+// -----
+
+// B's k-pair rows are packed by a loop over its panels (two 16-column
+// halves each), not by one body per 16 columns unrolled over N: the im2col
+// B of a bf16 convolution on 32 images of 64@56 has N = 100352, and its
+// 6272 unrolled copies kept LLVM's loop passes busy for over 15 minutes.
+// CHECK-LABEL: func.func @wide_rhs_packing(
+//       CHECK: %[[PACKED:.*]] = memref.alloc() : memref<1x128x32x64xbf16>
+//       CHECK: scf.parallel (%[[KK:.*]]) = (%c0) to (%c32) step (%c1)
+//       CHECK: scf.for %[[N:.*]] = %c0 to %c4096 step %c32
+//  CHECK-NEXT: %[[PANEL:.*]] = arith.divui %[[N]], %c32
+//       CHECK: vector.interleave
+//  CHECK-NEXT: vector.bitcast
+//  CHECK-NEXT: vector.store %{{.*}}, %[[PACKED]][%c0, %[[PANEL]], %[[KK]], %c0]
+//       CHECK: vector.interleave
+//  CHECK-NEXT: vector.bitcast
+//  CHECK-NEXT: vector.store %{{.*}}, %[[PACKED]][%c0, %[[PANEL]], %[[KK]], %c32]
+//  CHECK-NEXT: }
+func.func @wide_rhs_packing(%a: memref<64x64xbf16>, %b: memref<64x4096xbf16>,
+                            %c: memref<64x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x4096xbf16>)
+                outs(%c : memref<64x4096xf32>)
+  return
+}
