@@ -23,7 +23,9 @@ def ConvertTadToLinalgPass : Pass<"tad-to-linalg", "::mlir::ModuleOp"> {
            "With direct-convolutions, a 2-D convolution with unit strides "
            "and dilations whose im2col matrix would exceed this many MiB is "
            "computed as implicit GEMM (no im2col matrix); 0 takes implicit "
-           "GEMM wherever it applies">,
+           "GEMM wherever it applies. One with bf16 operands for the bf16 "
+           "kernels takes it below the limit too where padding adds at most "
+           "a quarter to its positions">,
     Option<"runtimeCalls", "runtime-calls", "bool", /*default=*/"true",
            "Lower the linear-algebra ops to calls of the CPU runtime's "
            "kernels; when false (the GPU target) they are an error">,

@@ -182,7 +182,8 @@ static cl::opt<int64_t> im2colLimitMiB(
     cl::desc("At -O2+, compute a 2-D convolution with unit strides and "
              "dilations whose im2col matrix would exceed this many MiB as "
              "implicit GEMM, without the matrix (default: 256; 0: wherever "
-             "implicit GEMM applies; docs/performance.md)"),
+             "implicit GEMM applies; on the bf16 kernels also below it where "
+             "the maps are large; docs/performance.md)"),
     cl::init(256), cl::cat(tadcCategory));
 static cl::opt<bool> rowReductions(
     "row-reductions",

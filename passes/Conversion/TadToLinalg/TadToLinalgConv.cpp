@@ -531,20 +531,34 @@ SmallVector<Value> lowerDepthwiseConvolutionBackward(
 /// 2-D, one group, unit strides and dilations, a kernel larger than 1x1 and
 /// padding below it, a reduction C·KH·KW too long for the direct kernels,
 /// and an im2col matrix [C·KH·KW, N·OH·OW] (KH·KW copies of the input) over
-/// `im2colLimitMiB`. Below that bound im2col is faster: its one matmul has
-/// the whole reduction and only the output's positions, where implicit GEMM
-/// runs KH matmuls of KW·C over every padded position (1.65x the work at
-/// 7x7 with padding 1; docs/performance.md, "Implicit GEMM convolutions").
-bool isImplicitGemm(const ConvParams &p, RankedTensorType xType,
-                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> out,
-                    int64_t im2colLimitMiB) {
+/// `im2colLimitMiB`. Below that bound im2col is faster in f32: its one
+/// matmul has the whole reduction and only the output's positions, where
+/// implicit GEMM runs KH matmuls of KW·C over every padded position (1.65x
+/// the work at 7x7 with padding 1; docs/performance.md, "Implicit GEMM
+/// convolutions"). With bf16 operands for the bf16 product kernels
+/// (readAsBf16) implicit GEMM is faster wherever the padded positions add
+/// at most a quarter to the work (3x3 with padding 1 from 28x28 up), so it
+/// is taken there below the bound too.
+bool isImplicitGemm(const ConvParams &p, Value x, Value w,
+                    ArrayRef<int64_t> out, int64_t im2colLimitMiB) {
+  RankedTensorType xType = typeOf(x), wType = typeOf(w);
+  ArrayRef<int64_t> kernel = wType.getShape().drop_front(2);
   int64_t C = xType.getDimSize(1);
   if (p.spatial != 2 || p.groups != 1 || product(kernel) == 1 ||
       C * product(kernel) <= kMaxDirectConvolutionReduction)
     return false;
+  bool bf16 = readAsBf16(x, w, wType.getShape().take_front(2));
+  int64_t elementBits = bf16 ? 16 : xType.getElementTypeBitWidth();
   int64_t colBytes = xType.getDimSize(0) * product(out) * C * product(kernel) *
-                     xType.getElementTypeBitWidth() / 8;
-  if (colBytes <= (im2colLimitMiB << 20))
+                     elementBits / 8;
+  bool cheapPadding = false;
+  if (bf16 && !xType.isDynamicDim(2) && !xType.isDynamicDim(3) &&
+      !llvm::any_of(out, ShapedType::isDynamic)) {
+    int64_t padded = (xType.getDimSize(2) + 2 * p.padding[0]) *
+                     (xType.getDimSize(3) + 2 * p.padding[1]);
+    cheapPadding = 4 * padded <= 5 * product(out);
+  }
+  if (colBytes <= (im2colLimitMiB << 20) && !cheapPadding)
     return false;
   for (int64_t i = 0; i < 2; ++i)
     if (p.stride[i] != 1 || p.dilation[i] != 1 || p.padding[i] >= kernel[i])
@@ -743,8 +757,7 @@ Value lowerConvolutionDirectly(ConvolutionOp op, ConvolutionOp::Adaptor adaptor,
   RankedTensorType wType = typeOf(w);
   if (isDirectDepthwise(p, typeOf(x).getDimSize(1)))
     return lowerDepthwiseConvolution(op, adaptor, b);
-  if (isImplicitGemm(p, typeOf(x), wType.getShape().drop_front(2),
-                     type.getShape().drop_front(2), im2colLimitMiB))
+  if (isImplicitGemm(p, x, w, type.getShape().drop_front(2), im2colLimitMiB))
     return lowerConvolutionAsGemm(op, adaptor, b);
   if (!isDirect(p, typeOf(x).getDimSize(1), wType.getShape().drop_front(2)))
     return lowerConvolution(op, adaptor, b);
@@ -779,7 +792,7 @@ SmallVector<Value> lowerConvolutionBackwardWith(ConvolutionBackwardOp op,
                     out = gType.getShape().drop_front(2);
   if (direct && isDirectDepthwise(p, C))
     return lowerDepthwiseConvolutionBackward(op, adaptor, b);
-  if (direct && isImplicitGemm(p, xType, kernel, out, im2colLimitMiB)) {
+  if (direct && isImplicitGemm(p, x, w, out, im2colLimitMiB)) {
     ArrayRef<bool> mask = op.getOutputMask();
     return {mask[0] ? convolutionInputGradientAsGemm(b, loc, grad, w, xType, p)
                     : zeros(b, loc, xType),

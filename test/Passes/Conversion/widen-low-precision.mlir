@@ -1,5 +1,6 @@
 // RUN: tad-opt %s --split-input-file --tad-widen-low-precision | FileCheck %s
 // RUN: tad-opt %s --split-input-file --tad-widen-low-precision --tad-to-linalg="direct-convolutions=true im2col-limit-mib=0" --canonicalize | FileCheck %s --check-prefix=LINALG
+// RUN: tad-opt %s --split-input-file --tad-widen-low-precision --tad-to-linalg="direct-convolutions=true" --canonicalize | FileCheck %s --check-prefix=DEFAULT
 
 // Arithmetic on bf16 runs in f32 with one rounding per op (ATen's opmath):
 // operands widened by tad._to_copy, the result rounded back right after.
@@ -78,4 +79,31 @@ func.func @conv(%x: tensor<2x32x6x6xbf16>, %w: tensor<32x32x3x3xbf16>) -> tensor
 func.func @conv_few_channels(%x: tensor<2x16x6x6xbf16>, %w: tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16> {
   %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x16x6x6xbf16>, tensor<8x16x3x3xbf16>) -> tensor<2x8x6x6xbf16>
   return %0 : tensor<2x8x6x6xbf16>
+}
+
+// -----
+
+// Below the im2col limit (the default), a convolution on the bf16 kernels
+// is still implicit GEMM where the padded positions add at most a quarter
+// to the work: 3x3 with padding 1 on 28x28 maps (30·30 against 28·28
+// positions) is; on 14x14 (16·16 against 14·14) it is im2col, as f32 is
+// at any size.
+// DEFAULT-LABEL: func.func @conv_large_maps
+// DEFAULT-COUNT-3: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<{{[0-9]+}}xbf16>, tensor<96x32xbf16>) outs(%{{.*}} : tensor<900x32xf32>)
+// DEFAULT-NOT: linalg.matmul
+// DEFAULT-LABEL: func.func @conv_small_maps
+// DEFAULT: linalg.matmul
+// DEFAULT-LABEL: func.func @conv_large_maps_f32
+// DEFAULT: linalg.matmul
+func.func @conv_large_maps(%x: tensor<1x32x28x28xbf16>, %w: tensor<32x32x3x3xbf16>) -> tensor<1x32x28x28xbf16> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x32x28x28xbf16>, tensor<32x32x3x3xbf16>) -> tensor<1x32x28x28xbf16>
+  return %0 : tensor<1x32x28x28xbf16>
+}
+func.func @conv_small_maps(%x: tensor<1x32x14x14xbf16>, %w: tensor<32x32x3x3xbf16>) -> tensor<1x32x14x14xbf16> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x32x14x14xbf16>, tensor<32x32x3x3xbf16>) -> tensor<1x32x14x14xbf16>
+  return %0 : tensor<1x32x14x14xbf16>
+}
+func.func @conv_large_maps_f32(%x: tensor<1x32x28x28xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32> {
+  %0 = tad.convolution %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<1x32x28x28xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32>
+  return %0 : tensor<1x32x28x28xf32>
 }
